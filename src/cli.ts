@@ -1,0 +1,138 @@
+/**
+ * The opgen command line: declares commands and flags with commander and turns failures into a
+ * one-line message and an exit code. Each command's implementation is imported only when that
+ * command runs, so `opgen --help` never loads ts-morph, handlebars or @kubernetes/client-node.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { CliError } from "./util/errors.js";
+import { opgenVersion } from "./version.js";
+
+function parseInteger(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
+    return Number(value);
+  };
+}
+
+function parseBool(value: string): boolean {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new InvalidArgumentError("expected true or false");
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function buildProgram(): Command {
+  const program = new Command("opgen")
+    .description("Kubebuilder for TypeScript: scaffold, generate and run Kubernetes operators")
+    .version(opgenVersion(), "-v, --version")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: () => {} });
+
+  program
+    .command("init")
+    .description("scaffold a new operator project in the current directory")
+    .option("--domain <domain>", "domain of the project's API groups", "my.domain")
+    .option("--project-name <name>", "project name (default: the directory name)")
+    .option("--owner <name>", "copyright owner written in the license header")
+    .addOption(
+      new Option("--license <license>", "license of the project").choices(["apache2", "none"]).default("apache2"),
+    )
+    .option("--runtime-spec <spec>", "npm spec for @opgen/runtime (env OPGEN_RUNTIME_SPEC)")
+    .option("--envtest-spec <spec>", "npm spec for @opgen/envtest (env OPGEN_ENVTEST_SPEC)")
+    .option("--opgen-spec <spec>", "npm spec for the opgen dev dependency (env OPGEN_CLI_SPEC)")
+    .option("--skip-install", "do not run npm install in the new project")
+    .action(async (opts) => (await import("./commands/init.js")).runInit(opts));
+
+  const create = program.command("create").description("add a resource to the project");
+  create
+    .command("api")
+    .description("add an API (types, controller, sample, tests) for a new kind")
+    .requiredOption("--group <group>", "API group, without the domain (e.g. demo)")
+    .requiredOption("--version <version>", "API version (e.g. v1, v1beta1)")
+    .requiredOption("--kind <kind>", "Kind, UpperCamelCase (e.g. AppCluster)")
+    .option("--plural <plural>", "resource plural (default: the pluralized lower-case kind)")
+    .option("--namespaced <bool>", "namespaced (true) or cluster-scoped (false)", parseBool, true)
+    .option("--resource <bool>", "scaffold the API types", parseBool, true)
+    .option("--controller <bool>", "scaffold a controller", parseBool, true)
+    .action(async (opts) => (await import("./commands/create-api.js")).runCreateApi(opts));
+
+  program
+    .command("manifests")
+    .description("generate CRDs and RBAC from the project's types and markers")
+    .option("--paths <dir...>", "folders holding API types (default: src/api)")
+    .option("--output-dir <dir>", "where CRDs are written", "config/crd/bases")
+    .option("--rbac-output <file>", "where the manager ClusterRole is written", "config/rbac/role.yaml")
+    .option("--rbac-paths <dir...>", "folders scanned for @rbac markers (default: src)")
+    .option("--role-name <name>", "name of the generated ClusterRole", "manager-role")
+    .option("--max-desc-len <n>", "truncate descriptions (0 drops them)", parseInteger("--max-desc-len"))
+    .option("--check", "write nothing; fail listing stale or missing files with a diff")
+    .option("--prune", "remove CRD files of kinds that no longer exist")
+    .option("--strict", "treat warnings as errors")
+    .option("--rbac-report", "print the permissions each controller's markers grant and what is missing")
+    .action(async (opts) => (await import("./commands/manifests.js")).runManifests(opts));
+
+  program
+    .command("markers")
+    .argument("[name]", "one marker to describe")
+    .description("list the markers opgen understands, with their arguments")
+    .action(async (name, opts) => (await import("./commands/markers.js")).runMarkers(name, opts));
+
+  program
+    .command("envtest")
+    .description("run the embedded Kubernetes API server in the foreground")
+    .option("--crd-dir <dir>", "install CRDs from this folder (repeatable)", collect)
+    .option("--kubeconfig <file>", "where to write the kubeconfig", "envtest.kubeconfig")
+    .option("--port <n>", "port to listen on (default: random)", parseInteger("--port"))
+    .option("--no-gc", "disable garbage collection of dependents")
+    .option("--simulate", "simulate kubelet and built-in controllers (pods Ready, deployments available)")
+    .addOption(new Option("--auth <mode>", "authorization mode").choices(["none", "rbac"]).default("none"))
+    .action(async (opts) => (await import("./commands/envtest.js")).runEnvtest(opts));
+
+  program
+    .command("dev")
+    .description("start the embedded API server, install the CRDs and run the operator against it")
+    .option("--kubeconfig <file>", "where to write the kubeconfig for kubectl", "envtest.kubeconfig")
+    .option("--port <n>", "port of the API server (default: random)", parseInteger("--port"))
+    .option("--simulate", "simulate kubelet and built-in controllers", true)
+    .option("--no-simulate", "do not simulate kubelet and built-in controllers")
+    .option("--no-build", "do not build the operator before starting it")
+    .option("--once", "exit once the operator has started and reconciled (for scripts and tests)")
+    .action(async (opts) => (await import("./commands/dev.js")).runDev(opts));
+
+  return program;
+}
+
+/** Runs the CLI and returns the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv as string[]);
+    return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end with a "success" CommanderError.
+    if (error.exitCode === 0) return 0;
+    const message = error.message.replace(/^error: /, "");
+    process.stderr.write(`opgen: ${message}${/\(add --help/.test(message) ? "" : " (see opgen --help)"}\n`);
+    return error.exitCode || 1;
+  }
+  if (error instanceof CliError) {
+    process.stderr.write(`${error.message.split("\n").map((l) => `opgen: ${l}`).join("\n")}\n`);
+    return error.exitCode;
+  }
+  const err = error as Error;
+  if (process.env.OPGEN_DEBUG) process.stderr.write(`${err?.stack ?? String(error)}\n`);
+  process.stderr.write(
+    `opgen: internal error: ${err?.message ?? String(error)} (rerun with OPGEN_DEBUG=1 for the stack, and report it)\n`,
+  );
+  return 2;
+}
