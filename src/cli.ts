@@ -39,8 +39,11 @@ export function buildProgram(): Command {
     .option("--project-name <name>", "project name (default: the directory name)")
     .option("--owner <name>", "copyright owner written in the license header")
     .addOption(
-      new Option("--license <license>", "license of the project").choices(["apache2", "none"]).default("apache2"),
+      new Option("--license <license>", "license of the project")
+        .choices(["apache2", "none"])
+        .default("apache2"),
     )
+    .option("--multigroup", "lay out APIs as src/api/<group>/<version> to hold several groups")
     .option("--runtime-spec <spec>", "npm spec for @opgen/runtime (env OPGEN_RUNTIME_SPEC)")
     .option("--envtest-spec <spec>", "npm spec for @opgen/envtest (env OPGEN_ENVTEST_SPEC)")
     .option("--opgen-spec <spec>", "npm spec for the opgen dev dependency (env OPGEN_CLI_SPEC)")
@@ -65,14 +68,25 @@ export function buildProgram(): Command {
     .description("generate CRDs and RBAC from the project's types and markers")
     .option("--paths <dir...>", "folders holding API types (default: src/api)")
     .option("--output-dir <dir>", "where CRDs are written", "config/crd/bases")
-    .option("--rbac-output <file>", "where the manager ClusterRole is written", "config/rbac/role.yaml")
+    .option(
+      "--rbac-output <file>",
+      "where the manager ClusterRole is written",
+      "config/rbac/role.yaml",
+    )
     .option("--rbac-paths <dir...>", "folders scanned for @rbac markers (default: src)")
     .option("--role-name <name>", "name of the generated ClusterRole", "manager-role")
-    .option("--max-desc-len <n>", "truncate descriptions (0 drops them)", parseInteger("--max-desc-len"))
+    .option(
+      "--max-desc-len <n>",
+      "truncate descriptions (0 drops them)",
+      parseInteger("--max-desc-len"),
+    )
     .option("--check", "write nothing; fail listing stale or missing files with a diff")
     .option("--prune", "remove CRD files of kinds that no longer exist")
     .option("--strict", "treat warnings as errors")
-    .option("--rbac-report", "print the permissions each controller's markers grant and what is missing")
+    .option(
+      "--rbac-report",
+      "print the permissions each controller's markers grant and what is missing",
+    )
     .action(async (opts) => (await import("./commands/manifests.js")).runManifests(opts));
 
   program
@@ -88,14 +102,23 @@ export function buildProgram(): Command {
     .option("--kubeconfig <file>", "where to write the kubeconfig", "envtest.kubeconfig")
     .option("--port <n>", "port to listen on (default: random)", parseInteger("--port"))
     .option("--no-gc", "disable garbage collection of dependents")
-    .option("--simulate", "simulate kubelet and built-in controllers (pods Ready, deployments available)")
-    .addOption(new Option("--auth <mode>", "authorization mode").choices(["none", "rbac"]).default("none"))
+    .option(
+      "--simulate",
+      "simulate kubelet and built-in controllers (pods Ready, deployments available)",
+    )
+    .addOption(
+      new Option("--auth <mode>", "authorization mode").choices(["none", "rbac"]).default("none"),
+    )
     .action(async (opts) => (await import("./commands/envtest.js")).runEnvtest(opts));
 
   program
     .command("dev")
     .description("start the embedded API server, install the CRDs and run the operator against it")
-    .option("--kubeconfig <file>", "where to write the kubeconfig for kubectl", "envtest.kubeconfig")
+    .option(
+      "--kubeconfig <file>",
+      "where to write the kubeconfig for kubectl",
+      "envtest.kubeconfig",
+    )
     .option("--port <n>", "port of the API server (default: random)", parseInteger("--port"))
     .option("--simulate", "simulate kubelet and built-in controllers", true)
     .option("--no-simulate", "do not simulate kubelet and built-in controllers")
@@ -122,11 +145,18 @@ function reportError(error: unknown): number {
     // --help and --version end with a "success" CommanderError.
     if (error.exitCode === 0) return 0;
     const message = error.message.replace(/^error: /, "");
-    process.stderr.write(`opgen: ${message}${/\(add --help/.test(message) ? "" : " (see opgen --help)"}\n`);
+    process.stderr.write(
+      `opgen: ${message}${/\(add --help/.test(message) ? "" : " (see opgen --help)"}\n`,
+    );
     return error.exitCode || 1;
   }
   if (error instanceof CliError) {
-    process.stderr.write(`${error.message.split("\n").map((l) => `opgen: ${l}`).join("\n")}\n`);
+    process.stderr.write(
+      `${error.message
+        .split("\n")
+        .map((l) => `opgen: ${l}`)
+        .join("\n")}\n`,
+    );
     return error.exitCode;
   }
   const err = error as Error;

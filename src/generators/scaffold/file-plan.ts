@@ -1,0 +1,56 @@
+/**
+ * A file plan: every file a scaffolding command will create or change, built in memory first.
+ * Conflicts (a new file that already exists) are found before anything is written, and the plan
+ * is then written all at once, so a failing command leaves the project untouched.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { writeFilesAtomically } from "../../util/atomic-write.js";
+import { CliError } from "../../util/errors.js";
+
+export interface PlannedFile {
+  path: string;
+  content: string;
+  /** "create" refuses to overwrite; "update" replaces an existing file (an edit at an insertion point). */
+  action: "create" | "update";
+  mode?: number;
+}
+
+export class FilePlan {
+  private readonly files = new Map<string, PlannedFile>();
+
+  create(path: string, content: string, mode?: number): void {
+    if (this.files.has(path)) throw new Error(`file plan: ${path} planned twice`);
+    this.files.set(path, { path, content, action: "create", mode });
+  }
+
+  update(path: string, content: string): void {
+    const existing = this.files.get(path);
+    this.files.set(path, { path, content, action: existing?.action ?? "update" });
+  }
+
+  get(path: string): PlannedFile | undefined {
+    return this.files.get(path);
+  }
+
+  list(): PlannedFile[] {
+    return [...this.files.values()].sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /** Throws (writing nothing) when a file to create exists already. */
+  checkConflicts(root: string): void {
+    const clashes = this.list()
+      .filter((f) => f.action === "create" && existsSync(join(root, f.path)))
+      .map((f) => f.path);
+    if (clashes.length > 0) {
+      throw new CliError(
+        `refusing to overwrite existing ${clashes.length === 1 ? "file" : "files"}: ${clashes.join(", ")} (move ${clashes.length === 1 ? "it" : "them"} away and run again)`,
+      );
+    }
+  }
+
+  write(root: string): void {
+    this.checkConflicts(root);
+    writeFilesAtomically(root, this.list());
+  }
+}

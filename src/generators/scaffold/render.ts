@@ -1,0 +1,54 @@
+/**
+ * Template rendering: handlebars with HTML escaping off (we write code and YAML, not HTML) and
+ * strict lookups, so a template that names a missing value fails loudly instead of printing "".
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import Handlebars from "handlebars";
+import { packageRoot } from "../../util/package-root.js";
+
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+
+export function templatesDir(): string {
+  return join(packageRoot(), "templates");
+}
+
+/** Renders `templates/<name>` (a path ending in .hbs) with `data`. */
+export function renderTemplate(name: string, data: object): string {
+  let template = compiled.get(name);
+  if (!template) {
+    const source = readFileSync(join(templatesDir(), name), "utf8");
+    template = Handlebars.compile(source, { noEscape: true, strict: true });
+    compiled.set(name, template);
+  }
+  return template(data);
+}
+
+/**
+ * The templates under `templates/<folder>`, each with the path it renders to: `.hbs` dropped, and
+ * a leading `_` in a path segment turned into `.` (npm drops `.gitignore` and friends from
+ * published packages, so they are stored as `_gitignore`).
+ */
+export function listTemplates(folder: string): { template: string; target: string }[] {
+  const root = join(templatesDir(), folder);
+  const out: { template: string; target: string }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const full = join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (entry.endsWith(".hbs")) {
+        const rel = relative(root, full).split(sep).join("/");
+        out.push({
+          template: `${folder}/${rel}`,
+          target: rel
+            .slice(0, -".hbs".length)
+            .split("/")
+            .map((s) => (s.startsWith("_") ? `.${s.slice(1)}` : s))
+            .join("/"),
+        });
+      }
+    }
+  };
+  walk(root);
+  return out;
+}

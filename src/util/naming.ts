@@ -1,0 +1,108 @@
+/**
+ * Names of projects, groups, versions and kinds: validation with the rules Kubernetes and
+ * Kubebuilder apply, and the derived forms (plural, lower-case, file names) the scaffold uses.
+ */
+import pluralize from "pluralize";
+import { CliError } from "./errors.js";
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const VERSION = /^v\d+((alpha|beta)\d+)?$/;
+const KIND = /^[A-Z][A-Za-z0-9]*$/;
+
+export function isDns1123Label(value: string): boolean {
+  return value.length <= 63 && DNS1123_LABEL.test(value);
+}
+
+export function isDns1123Subdomain(value: string): boolean {
+  return value.length <= 253 && value.split(".").every(isDns1123Label);
+}
+
+/** Quotes a user value for an error message, keeping control characters visible. */
+function show(value: string): string {
+  return JSON.stringify(value);
+}
+
+export function validateDomain(domain: string): void {
+  if (!isDns1123Subdomain(domain)) {
+    throw new CliError(
+      `invalid --domain ${show(domain)}: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', e.g. my.domain)`,
+    );
+  }
+}
+
+export function validateProjectName(name: string): void {
+  if (!isDns1123Label(name)) {
+    throw new CliError(
+      `invalid project name ${show(name)}: must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters); pass --project-name`,
+    );
+  }
+}
+
+/** The group is given without the domain; the full API group `<group>.<domain>` must be a DNS-1123 subdomain. */
+export function validateGroup(group: string, domain: string): void {
+  if (group === "" || !isDns1123Subdomain(group) || !isDns1123Subdomain(`${group}.${domain}`)) {
+    throw new CliError(
+      `invalid --group ${show(group)}: must be lower-case DNS-1123 labels (e.g. demo or batch.apps), forming the API group <group>.${domain}`,
+    );
+  }
+}
+
+export function validateVersion(version: string): void {
+  if (!VERSION.test(version)) {
+    throw new CliError(
+      `invalid --version ${show(version)}: must look like v1, v2beta1 or v1alpha2 (^v\\d+(alpha\\d+|beta\\d+)?$)`,
+    );
+  }
+}
+
+export function validateKind(kind: string): void {
+  if (!KIND.test(kind) || kind.length > 63) {
+    throw new CliError(
+      `invalid --kind ${show(kind)}: must be UpperCamelCase letters and digits starting with an upper-case letter (e.g. AppCluster)`,
+    );
+  }
+}
+
+export function validatePlural(plural: string): void {
+  if (!DNS1035_LABEL.test(plural) || plural.length > 63) {
+    throw new CliError(
+      `invalid --plural ${show(plural)}: must be a lower-case DNS-1035 label (e.g. appclusters)`,
+    );
+  }
+}
+
+/**
+ * The resource plural Kubernetes users expect for a kind: the lower-cased kind pluralized with
+ * English rules (`Policy` → `policies`, `Ingress` → `ingresses`, `Proxy` → `proxies`).
+ * Irregular words follow the pluralize library (`Person` → `people`); pass --plural to override.
+ */
+export function pluralOf(kind: string): string {
+  const lower = kind.toLowerCase();
+  return pluralize.plural(lower);
+}
+
+/** The regular plural Kubebuilder derives (used to decide whether PROJECT must record `plural`). */
+export function isRegularPlural(kind: string, plural: string): boolean {
+  return pluralOf(kind) === plural;
+}
+
+/** `AppCluster` → `appcluster`: file names, the controller name and RBAC role names. */
+export function lowerKind(kind: string): string {
+  return kind.toLowerCase();
+}
+
+/** `AppCluster` → `app-cluster`. */
+export function kebabCase(value: string): string {
+  return value
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1-$2")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .toLowerCase();
+}
+
+/** A project name derived from a folder name: lower-cased, non-label characters folded to '-'. */
+export function projectNameFromDir(dirName: string): string {
+  return kebabCase(dirName).slice(0, 63).replace(/-+$/, "");
+}

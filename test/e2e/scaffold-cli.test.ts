@@ -1,0 +1,374 @@
+/**
+ * `opgen init` and `opgen create api` through the built CLI: the files they write, their edits, and
+ * every bad input failing with one line, a non-zero exit code and no file changed.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { runCli, snapshot, tempDir } from "../helpers/cli.js";
+
+function expectOneLineFailure(
+  result: { exitCode: number; stdout: string; stderr: string },
+  message: RegExp,
+) {
+  expect(result.exitCode).not.toBe(0);
+  expect(result.stdout).toBe("");
+  const lines = result.stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^opgen: /);
+  expect(lines[0]).toMatch(message);
+}
+
+describe("opgen init", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = join(tempDir(), "appcluster-operator");
+    mkdirSync(dir);
+    mkdirSync(join(dir, ".git")); // dotfiles are allowed
+    const result = await runCli(["init", "--domain", "example.com", "--skip-install"], dir);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("writes the project layout Kubebuilder users know", () => {
+    for (const file of [
+      "PROJECT",
+      "package.json",
+      "tsconfig.json",
+      "vitest.config.ts",
+      "Dockerfile",
+      ".dockerignore",
+      ".gitignore",
+      "README.md",
+      ".github/workflows/ci.yml",
+      "hack/boilerplate.ts.txt",
+      "src/main.ts",
+      "config/default/kustomization.yaml",
+      "config/default/metrics_service.yaml",
+      "config/manager/manager.yaml",
+      "config/manager/kustomization.yaml",
+      "config/rbac/kustomization.yaml",
+      "config/rbac/role.yaml",
+      "config/rbac/role_binding.yaml",
+      "config/rbac/service_account.yaml",
+      "config/rbac/leader_election_role.yaml",
+      "config/rbac/leader_election_role_binding.yaml",
+      "config/rbac/metrics_reader_role.yaml",
+      "config/crd/kustomization.yaml",
+      "config/samples/kustomization.yaml",
+    ]) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+  });
+
+  it("records the project in PROJECT", () => {
+    const project = parse(readFileSync(join(dir, "PROJECT"), "utf8"));
+    expect(project).toMatchObject({
+      domain: "example.com",
+      projectName: "appcluster-operator",
+      layout: ["typescript.opgen.io/v1"],
+      resources: [],
+      version: "3",
+    });
+  });
+
+  it("writes a package.json with the scripts and the local opgen packages", () => {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    for (const script of [
+      "build",
+      "test",
+      "manifests",
+      "start",
+      "dev",
+      "install-crds",
+      "uninstall-crds",
+      "deploy",
+      "docker-build",
+    ]) {
+      expect(pkg.scripts[script], script).toBeTypeOf("string");
+    }
+    expect(pkg.dependencies["@opgen/runtime"]).toMatch(/^file:.*packages\/runtime$/);
+    expect(pkg.devDependencies["@opgen/envtest"]).toMatch(/^file:.*packages\/envtest$/);
+    expect(pkg.devDependencies.opgen).toMatch(/^file:/);
+    expect(pkg.type).toBe("module");
+    expect(pkg.engines.node).toBe(">=20.19.0");
+  });
+
+  it("honours --runtime-spec and the environment overrides", async () => {
+    const other = tempDir();
+    const result = await runCli(
+      ["init", "--skip-install", "--runtime-spec", "^9.9.9", "--license", "none"],
+      other,
+      { OPGEN_ENVTEST_SPEC: "1.2.3", OPGEN_CLI_SPEC: "~1.0.0" },
+    );
+    expect(result.exitCode).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(other, "package.json"), "utf8"));
+    expect(pkg.dependencies["@opgen/runtime"]).toBe("^9.9.9");
+    expect(pkg.devDependencies["@opgen/envtest"]).toBe("1.2.3");
+    expect(pkg.devDependencies.opgen).toBe("~1.0.0");
+    expect(pkg.license).toBe("UNLICENSED");
+    expect(readFileSync(join(other, "src/main.ts"), "utf8")).not.toContain("Copyright");
+  });
+
+  it("hardens the manager Deployment", () => {
+    const docs = readFileSync(join(dir, "config/manager/manager.yaml"), "utf8")
+      .split(/^---$/m)
+      .map((d) => parse(d));
+    const deployment = docs.find((d) => d.kind === "Deployment");
+    const pod = deployment.spec.template.spec;
+    expect(pod.securityContext).toEqual({
+      runAsNonRoot: true,
+      seccompProfile: { type: "RuntimeDefault" },
+    });
+    const container = pod.containers[0];
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ["ALL"] },
+    });
+    expect(container.args).toContain("--leader-elect");
+    expect(container.livenessProbe.httpGet.path).toBe("/healthz");
+    expect(container.readinessProbe.httpGet.path).toBe("/readyz");
+    expect(container.resources.limits).toBeDefined();
+  });
+
+  it("refuses a directory that is not empty, writing nothing", async () => {
+    const busy = tempDir();
+    writeFileSync(join(busy, "notes.txt"), "mine");
+    const before = snapshot(busy);
+    expectOneLineFailure(
+      await runCli(["init", "--skip-install"], busy),
+      /is not empty \(notes\.txt\)/,
+    );
+    expect(snapshot(busy)).toEqual(before);
+  });
+
+  it("rejects a bad domain and an unknown flag, writing nothing", async () => {
+    const empty = tempDir();
+    expectOneLineFailure(
+      await runCli(["init", "--domain", "Bad_Domain", "--skip-install"], empty),
+      /invalid --domain/,
+    );
+    expectOneLineFailure(
+      await runCli(["init", "--frobnicate"], empty),
+      /unknown option '--frobnicate'/,
+    );
+    expect(snapshot(empty)).toEqual({});
+  });
+});
+
+describe("opgen create api", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = tempDir();
+    expect(
+      (
+        await runCli(
+          ["init", "--domain", "my.domain", "--project-name", "demo", "--skip-install"],
+          dir,
+        )
+      ).exitCode,
+    ).toBe(0);
+    const result = await runCli(
+      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "AppCluster"],
+      dir,
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("adds the API, controller, test, sample and roles", () => {
+    for (const file of [
+      "src/api/v1/groupversion.ts",
+      "src/api/v1/appcluster.types.ts",
+      "src/controllers/appcluster.controller.ts",
+      "test/appcluster.controller.test.ts",
+      "config/samples/demo_v1_appcluster.yaml",
+      "config/rbac/appcluster_admin_role.yaml",
+      "config/rbac/appcluster_editor_role.yaml",
+      "config/rbac/appcluster_viewer_role.yaml",
+    ]) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    const types = readFileSync(join(dir, "src/api/v1/appcluster.types.ts"), "utf8");
+    expect(types).toContain("@resource scope=Namespaced");
+    expect(types).toContain("@subresource status");
+    expect(types).toContain('plural: "appclusters"');
+    expect(readFileSync(join(dir, "src/api/v1/groupversion.ts"), "utf8")).toContain(
+      "@groupName demo.my.domain",
+    );
+    const controller = readFileSync(join(dir, "src/controllers/appcluster.controller.ts"), "utf8");
+    expect(controller).toContain(
+      "@rbac groups=demo.my.domain,resources=appclusters,verbs=get;list;watch;create;update;patch;delete",
+    );
+    expect(controller).toContain(
+      "@rbac groups=demo.my.domain,resources=appclusters/status,verbs=get;update;patch",
+    );
+    expect(controller).toContain(
+      "@rbac groups=demo.my.domain,resources=appclusters/finalizers,verbs=update",
+    );
+  });
+
+  it("wires the controller into main.ts and the kustomizations", () => {
+    const main = readFileSync(join(dir, "src/main.ts"), "utf8");
+    expect(main).toContain(
+      'import { setupAppClusterController } from "./controllers/appcluster.controller.js";\n// +opgen:scaffold:imports',
+    );
+    expect(main).toContain("setupAppClusterController(mgr);\n// +opgen:scaffold:controllers");
+    expect(
+      parse(readFileSync(join(dir, "config/crd/kustomization.yaml"), "utf8")).resources,
+    ).toEqual(["bases/demo.my.domain_appclusters.yaml"]);
+    expect(
+      parse(readFileSync(join(dir, "config/samples/kustomization.yaml"), "utf8")).resources,
+    ).toEqual(["demo_v1_appcluster.yaml"]);
+    expect(
+      parse(readFileSync(join(dir, "config/rbac/kustomization.yaml"), "utf8")).resources,
+    ).toEqual(
+      expect.arrayContaining([
+        "appcluster_admin_role.yaml",
+        "appcluster_editor_role.yaml",
+        "appcluster_viewer_role.yaml",
+      ]),
+    );
+    const sample = parse(readFileSync(join(dir, "config/samples/demo_v1_appcluster.yaml"), "utf8"));
+    expect(sample).toMatchObject({
+      apiVersion: "demo.my.domain/v1",
+      kind: "AppCluster",
+      metadata: { name: "appcluster-sample" },
+    });
+  });
+
+  it("records the resource in PROJECT", () => {
+    expect(parse(readFileSync(join(dir, "PROJECT"), "utf8")).resources).toEqual([
+      {
+        api: { crdVersion: "v1", namespaced: true },
+        controller: true,
+        domain: "my.domain",
+        group: "demo",
+        kind: "AppCluster",
+        path: "src/api/v1",
+        plural: "appclusters",
+        version: "v1",
+      },
+    ]);
+  });
+
+  it("adds a second cluster-scoped kind with an irregular plural next to the first", async () => {
+    const result = await runCli(
+      [
+        "create",
+        "api",
+        "--group",
+        "demo",
+        "--version",
+        "v1",
+        "--kind",
+        "Fish",
+        "--plural",
+        "fishes",
+        "--namespaced=false",
+      ],
+      dir,
+    );
+    expect(result.exitCode).toBe(0);
+    const types = readFileSync(join(dir, "src/api/v1/fish.types.ts"), "utf8");
+    expect(types).toContain("@resource scope=Cluster");
+    expect(types).toContain('plural: "fishes"');
+    const main = readFileSync(join(dir, "src/main.ts"), "utf8");
+    expect(main.indexOf("setupAppClusterController(mgr)")).toBeLessThan(
+      main.indexOf("setupFishController(mgr)"),
+    );
+    expect(
+      parse(readFileSync(join(dir, "config/crd/kustomization.yaml"), "utf8")).resources,
+    ).toEqual(["bases/demo.my.domain_appclusters.yaml", "bases/demo.my.domain_fishes.yaml"]);
+  });
+
+  it.each([
+    [
+      "a duplicate kind",
+      ["--group", "demo", "--version", "v1", "--kind", "AppCluster"],
+      /already exists in PROJECT; nothing was changed/,
+    ],
+    [
+      "a path in the kind",
+      ["--group", "demo", "--version", "v1", "--kind", "../../x"],
+      /invalid --kind "..\/..\/x"/,
+    ],
+    [
+      "a bad group",
+      ["--group", "Demo", "--version", "v1", "--kind", "Thing"],
+      /invalid --group "Demo"/,
+    ],
+    [
+      "a path in the group",
+      ["--group", "../etc", "--version", "v1", "--kind", "Thing"],
+      /invalid --group/,
+    ],
+    [
+      "a bad version",
+      ["--group", "demo", "--version", "1.0", "--kind", "Thing"],
+      /invalid --version "1.0"/,
+    ],
+    [
+      "a bad kind",
+      ["--group", "demo", "--version", "v1", "--kind", "thing"],
+      /invalid --kind "thing"/,
+    ],
+    [
+      "a bad plural",
+      ["--group", "demo", "--version", "v1", "--kind", "Thing", "--plural", "../things"],
+      /invalid --plural/,
+    ],
+    [
+      "a bad boolean",
+      ["--group", "demo", "--version", "v1", "--kind", "Thing", "--namespaced=maybe"],
+      /expected true or false/,
+    ],
+    [
+      "an unknown flag",
+      ["--group", "demo", "--version", "v1", "--kind", "Thing", "--webhook"],
+      /unknown option '--webhook'/,
+    ],
+    [
+      "a second group in a single-group project",
+      ["--group", "batch", "--version", "v1", "--kind", "Thing"],
+      /single-group project/,
+    ],
+    [
+      "a missing flag",
+      ["--group", "demo", "--kind", "Thing"],
+      /required option '--version <version>' not specified/,
+    ],
+  ])("rejects %s with one line, changing nothing", async (_what, args, message) => {
+    const before = snapshot(dir);
+    expectOneLineFailure(await runCli(["create", "api", ...args], dir), message);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("refuses to overwrite a file that exists, changing nothing", async () => {
+    mkdirSync(join(dir, "src/controllers"), { recursive: true });
+    writeFileSync(join(dir, "src/controllers/widget.controller.ts"), "// mine\n");
+    const before = snapshot(dir);
+    expectOneLineFailure(
+      await runCli(
+        ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Widget"],
+        dir,
+      ),
+      /refusing to overwrite existing file: src\/controllers\/widget.controller.ts/,
+    );
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("fails outside a project", async () => {
+    const empty = tempDir();
+    expectOneLineFailure(
+      await runCli(
+        ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Thing"],
+        empty,
+      ),
+      /no PROJECT file in .*: run this command in a project created by `opgen init`/,
+    );
+    expect(snapshot(empty)).toEqual({});
+  });
+});

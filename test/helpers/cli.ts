@@ -1,0 +1,49 @@
+/** Runs the built CLI (dist/) as a user would, and snapshots folders to prove nothing changed. */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const CLI = join(REPO_ROOT, "bin", "opgen.js");
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const result = await execa("node", [CLI, ...args], {
+    cwd,
+    reject: false,
+    env: { OPGEN_DEBUG: "", ...env },
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function tempDir(prefix = "opgen-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** path → sha256 of every file below `root` (skipping node_modules), to compare before and after. */
+export function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      if (entry === "node_modules") continue;
+      const full = join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else
+        out[relative(root, full)] = createHash("sha256").update(readFileSync(full)).digest("hex");
+    }
+  };
+  walk(root);
+  return out;
+}

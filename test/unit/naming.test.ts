@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { CliError } from "../../src/util/errors.js";
+import {
+  isDns1123Label,
+  isDns1123Subdomain,
+  kebabCase,
+  pluralOf,
+  projectNameFromDir,
+  validateDomain,
+  validateGroup,
+  validateKind,
+  validatePlural,
+  validateProjectName,
+  validateVersion,
+} from "../../src/util/naming.js";
+
+describe("DNS-1123 names", () => {
+  it("accepts labels and subdomains", () => {
+    expect(isDns1123Label("app-1")).toBe(true);
+    expect(isDns1123Subdomain("demo.my.domain")).toBe(true);
+  });
+  it("rejects upper case, edges, empty parts and overlong labels", () => {
+    for (const bad of ["App", "-a", "a-", "", "a_b", "a".repeat(64)])
+      expect(isDns1123Label(bad)).toBe(false);
+    for (const bad of ["a..b", ".a", "a.", "a/b"]) expect(isDns1123Subdomain(bad)).toBe(false);
+  });
+});
+
+describe("validation of create api flags", () => {
+  it("accepts the tutorial's names", () => {
+    expect(() => validateGroup("demo", "my.domain")).not.toThrow();
+    expect(() => validateGroup("batch.apps", "my.domain")).not.toThrow();
+    for (const v of ["v1", "v1beta1", "v2alpha3", "v10"])
+      expect(() => validateVersion(v)).not.toThrow();
+    expect(() => validateKind("AppCluster")).not.toThrow();
+  });
+
+  it.each([
+    ["group", () => validateGroup("Demo", "my.domain"), /invalid --group "Demo"/],
+    ["group", () => validateGroup("", "my.domain"), /invalid --group ""/],
+    ["group traversal", () => validateGroup("../x", "my.domain"), /invalid --group/],
+    ["version", () => validateVersion("1"), /invalid --version "1"/],
+    ["version", () => validateVersion("v1beta"), /invalid --version/],
+    ["version", () => validateVersion("V1"), /invalid --version/],
+    ["kind lower", () => validateKind("appCluster"), /invalid --kind "appCluster"/],
+    ["kind traversal", () => validateKind("../../x"), /invalid --kind "..\/..\/x"/],
+    ["kind separator", () => validateKind("App/Cluster"), /invalid --kind/],
+    ["plural", () => validatePlural("App_Clusters"), /invalid --plural/],
+    ["domain", () => validateDomain("My_Domain"), /invalid --domain/],
+    ["project", () => validateProjectName("My Project"), /invalid project name/],
+  ])("rejects a bad %s with a one-line CliError", (_what, call, message) => {
+    let error: unknown;
+    try {
+      call();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain("\n");
+  });
+});
+
+describe("derived names", () => {
+  it("pluralizes kinds as Kubernetes users expect", () => {
+    expect(pluralOf("AppCluster")).toBe("appclusters");
+    expect(pluralOf("Policy")).toBe("policies");
+    expect(pluralOf("Ingress")).toBe("ingresses");
+    expect(pluralOf("Proxy")).toBe("proxies");
+    expect(pluralOf("Endpoints")).toBe("endpoints");
+    expect(pluralOf("Person")).toBe("people");
+  });
+  it("derives project names and kebab case", () => {
+    expect(projectNameFromDir("My_Operator Project")).toBe("my-operator-project");
+    expect(kebabCase("AppCluster")).toBe("app-cluster");
+    expect(kebabCase("HTTPRoute")).toBe("http-route");
+  });
+});
