@@ -27,7 +27,12 @@ export interface RbacRule {
 /** An `RbacRule` together with where it was written, for diagnostics and the report. */
 export interface LocatedRbacRule {
   rule: RbacRule;
+  /** Position of the marker's `@`. */
   position: SourcePosition;
+  /** The marker as written, for the report. */
+  source: string;
+  /** The class whose JSDoc holds the marker, if any. */
+  className?: string;
 }
 
 /**

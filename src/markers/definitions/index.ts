@@ -6,6 +6,7 @@ import type { MarkerDefinition } from "../types.js";
 import { crdMarkers } from "./crd.js";
 import { fieldMarkers } from "./field.js";
 import { packageMarkers } from "./package.js";
+import { rbacDefinitions } from "./rbac.js";
 import { topologyMarkers } from "./topology.js";
 import { validationMarkers } from "./validation.js";
 
@@ -15,4 +16,5 @@ export const definitions: readonly MarkerDefinition[] = [
   ...topologyMarkers,
   ...crdMarkers,
   ...packageMarkers,
+  ...rbacDefinitions,
 ];

@@ -1,0 +1,83 @@
+/**
+ * Collects the `@rbac` markers of the scanned sources: every JSDoc block of every file is split
+ * into tags by the shared JSDoc reader, the `@rbac` tags (and their controller-gen spelling
+ * `@kubebuilder:rbac:...`) are checked by the shared marker parser, and each becomes an `RbacRule`
+ * or `path:line:col` diagnostics. Other tags are left to the generators that own them.
+ */
+import { ts } from "ts-morph";
+import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
+import type { Diagnostic } from "../types.js";
+import { findJsDocBlocks } from "./jsdoc-comments.js";
+import type { LocatedRbacRule } from "./rule.js";
+import type { SourceCache } from "./source-files.js";
+import { ruleFromArgs } from "./validate.js";
+
+export interface CollectedRules {
+  rules: LocatedRbacRule[];
+  diagnostics: Diagnostic[];
+}
+
+const MARKER_TEXT = /@(?:kubebuilder:)?rbac\b/;
+
+function isRbacTag(name: string): boolean {
+  return name === "rbac" || name === "kubebuilder:rbac" || name.startsWith("kubebuilder:rbac:");
+}
+
+/** Start offset of each class's JSDoc blocks, mapped to the class name. */
+function classDocs(file: ts.SourceFile): Map<number, string> {
+  const owners = new Map<number, string>();
+  const visit = (node: ts.Node): void => {
+    if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && node.name) {
+      for (const doc of ts.getJSDocCommentsAndTags(node)) {
+        if (ts.isJSDoc(doc)) owners.set(doc.pos, node.name.text);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return owners;
+}
+
+export function collectRbacRules(sources: SourceCache, paths: readonly string[]): CollectedRules {
+  const rules: LocatedRbacRule[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const path of paths) {
+    const text = sources.text(path);
+    // Most files hold no marker: skip them without parsing.
+    if (!text || !MARKER_TEXT.test(text)) continue;
+    const file = sources.get(path)!;
+    const lines = new LineMap(path, text);
+    const owners = classDocs(file);
+    for (const block of findJsDocBlocks(file)) {
+      if (!MARKER_TEXT.test(block.text)) continue;
+      const tags = parseJSDoc(text, block.start, block.end, lines).tags.filter((tag) =>
+        isRbacTag(tag.name),
+      );
+      const parsed = parseMarkers(tags, "controller");
+      diagnostics.push(...parsed.diagnostics);
+      for (const marker of parsed.markers) {
+        const result = ruleFromArgs(marker.args);
+        if (!result.ok) {
+          for (const message of result.errors) {
+            diagnostics.push({
+              severity: "error",
+              file: marker.pos.file,
+              line: marker.pos.line,
+              column: marker.pos.column,
+              message: `@rbac: ${message}`,
+            });
+          }
+          continue;
+        }
+        const className = owners.get(block.start);
+        rules.push({
+          rule: result.rule,
+          position: { ...marker.pos },
+          source: marker.source,
+          ...(className ? { className } : {}),
+        });
+      }
+    }
+  }
+  return { rules, diagnostics };
+}
