@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job on the embedded default: scaffold an AppCluster operator, generate its manifests,
-# and run it against the embedded Kubernetes API server, driving it with the real kubectl.
+# The main job on the embedded default: scaffold an AppCluster operator (the tutorial of seed 003),
+# generate its manifests, and run it against the embedded Kubernetes API server, driven by kubectl.
 # Usage: npm run demo [-- <target-dir>]   (default: a new temp folder, kept for you to explore)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,6 +18,9 @@ opgen init --domain my.domain
 
 step "opgen create api --group demo --version v1 --kind AppCluster"
 opgen create api --group demo --version v1 --kind AppCluster
+
+step "The AppCluster tutorial's types and controller (examples/appcluster-operator) over the scaffold"
+cp -r "$repo/examples/appcluster-operator/src" "$repo/examples/appcluster-operator/test" "$repo/examples/appcluster-operator/config" .
 
 step "opgen manifests"
 opgen manifests
@@ -40,8 +43,14 @@ export KUBECONFIG="$PWD/envtest.kubeconfig"
 
 step "kubectl apply -k config/samples"
 kubectl apply -k config/samples
-kubectl wait --for=condition=Available appclusters/appcluster-sample --timeout=60s
-kubectl get appclusters -o wide
+kubectl wait --for=jsonpath='{.status.ready}'=2 appclusters/appcluster-sample --timeout=60s
+kubectl get appclusters
+kubectl get pods -l app=appcluster-sample
+
+step "Self-healing: delete a pod, the operator replaces it"
+kubectl delete "$(kubectl get pods -l app=appcluster-sample -o name | head -n 1)" --wait=false
+sleep 1
+kubectl get pods -l app=appcluster-sample
 
 step "Operator log"
 tail -n 20 "$log"
