@@ -37,7 +37,7 @@ export function defineKind<T extends KubeObject>(spec: KindSpec): Kind<T> {
   if (spec.plural !== spec.plural.toLowerCase()) {
     throw new Error(`defineKind: plural "${spec.plural}" must be lower-case`);
   }
-  return Object.freeze({
+  const kind: Kind<T> = Object.freeze({
     group: spec.group,
     version: spec.version,
     kind: spec.kind,
@@ -45,6 +45,16 @@ export function defineKind<T extends KubeObject>(spec: KindSpec): Kind<T> {
     namespaced: spec.namespaced,
     apiVersion: spec.group ? `${spec.group}/${spec.version}` : spec.version,
   });
+  registry.set(`${kind.apiVersion}/${kind.kind}`, kind);
+  return kind;
+}
+
+/** Every kind declared with defineKind, so objects can be resolved from apiVersion + kind. */
+const registry = new Map<string, Kind>();
+
+/** The kind declared for `apiVersion`/`kind`, if any (discovery covers the rest). */
+export function lookupKind(apiVersion: string, kind: string): Kind | undefined {
+  return registry.get(`${apiVersion}/${kind}`);
 }
 
 /** The stable key of a kind, used to index informers and registries: "group/version/Kind". */

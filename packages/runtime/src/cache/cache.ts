@@ -1,0 +1,220 @@
+/**
+ * The manager's informer cache (controller-runtime's pkg/cache): one shared informer per kind,
+ * created on first use, scoped per kind by namespaces and selectors, with field indexes. Reads
+ * return deep copies, so a reconciler may mutate what it got without corrupting the cache.
+ */
+import { type Kind, kindKey } from "../api/kind.js";
+import type { KubeObject, NamespacedName } from "../api/types.js";
+import type { Logger } from "../log/logger.js";
+import { nullLogger } from "../log/logger.js";
+import { ApiError } from "../rest/errors.js";
+import type { RestClient } from "../rest/http.js";
+import { defaultTransform, type InformerSource, SharedInformer } from "./informer.js";
+import { restListerWatcher } from "./listwatch.js";
+import {
+  fieldValue,
+  type LabelSelectorInput,
+  parseFieldSelector,
+  parseSelector,
+} from "./selector.js";
+import { type IndexFunc, keyOf } from "./store.js";
+
+/** Per-kind cache scoping (controller-runtime's `ByObject`). */
+export interface ByObjectOptions {
+  /** Namespaces to watch for this kind; overrides the cache default. */
+  namespaces?: string[];
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Keep managedFields for this kind (stripped by default). */
+  keepManagedFields?: boolean;
+}
+
+export interface CacheOptions {
+  /** Namespaces watched by default; all namespaces when empty or undefined. */
+  namespaces?: string[];
+  /** Per-kind overrides, keyed by the kind descriptor's `kindKey` (use `byObject(kind, opts)`). */
+  byObject?: Record<string, ByObjectOptions>;
+  /** Periodic resync in ms (default 10 h as controller-runtime's SyncPeriod; 0 disables). */
+  resyncPeriodMs?: number;
+  /** Watcher reconnect backoff overrides (tests shorten them). */
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** Builds a `byObject` entry for `kind`. */
+export function byObject(kind: Kind, opts: ByObjectOptions): Record<string, ByObjectOptions> {
+  return { [kindKey(kind)]: opts };
+}
+
+export interface CacheListOptions {
+  namespace?: string;
+  labelSelector?: LabelSelectorInput;
+  fieldSelector?: string;
+  /** Exact matches on indexed (or plain dotted-path) fields, as client.MatchingFields. */
+  matchingFields?: Record<string, string>;
+}
+
+export class Cache {
+  private readonly informers = new Map<string, SharedInformer<KubeObject>>();
+  private readonly running = new Map<string, Promise<void>>();
+  private signal?: AbortSignal;
+
+  constructor(
+    private readonly rest: RestClient,
+    private readonly opts: CacheOptions = {},
+    private readonly log: Logger = nullLogger,
+  ) {}
+
+  /** The shared informer of `kind`, created (and started, if the cache runs) on first use. */
+  informerFor<T extends KubeObject>(kind: Kind<T>): SharedInformer<T> {
+    const key = kindKey(kind);
+    let inf = this.informers.get(key) as SharedInformer<T> | undefined;
+    if (inf) return inf;
+    const scope = this.opts.byObject?.[key] ?? {};
+    const namespaces = kind.namespaced ? (scope.namespaces ?? this.opts.namespaces ?? []) : [];
+    const targets: Array<string | undefined> = namespaces.length > 0 ? namespaces : [undefined];
+    const log = this.log.withValues({ kind: kind.kind, apiVersion: kind.apiVersion });
+    const sources: InformerSource<T>[] = targets.map((namespace) => ({
+      namespace,
+      lw: restListerWatcher(this.rest, kind, {
+        namespace,
+        labelSelector: scope.labelSelector,
+        fieldSelector: scope.fieldSelector,
+      }),
+    }));
+    inf = new SharedInformer<T>(kind, sources, {
+      transform: defaultTransform(kind, !scope.keepManagedFields),
+      resyncPeriodMs: this.opts.resyncPeriodMs ?? 10 * 60 * 60 * 1000,
+      initialBackoffMs: this.opts.initialBackoffMs,
+      maxBackoffMs: this.opts.maxBackoffMs,
+      onError: (err, relist) =>
+        relist
+          ? log.info("watch expired, relisting", { error: (err as Error).message })
+          : log.error("watch failed, retrying with backoff", err),
+    });
+    this.informers.set(key, inf as unknown as SharedInformer<KubeObject>);
+    if (this.signal) this.run(key, inf as unknown as SharedInformer<KubeObject>);
+    return inf;
+  }
+
+  /** Whether `kind` has an informer (reads of it are then served from the cache). */
+  has(kind: Kind): boolean {
+    return this.informers.has(kindKey(kind));
+  }
+
+  /** Whether `kind`'s informer exists and has delivered its first list. */
+  synced(kind: Kind): boolean {
+    return this.informers.get(kindKey(kind))?.hasSynced() ?? false;
+  }
+
+  /** Registers a field index; register before `start` so the index covers every object. */
+  indexField<T extends KubeObject>(kind: Kind<T>, field: string, fn: IndexFunc<T>): void {
+    this.informerFor(kind).addIndex(field, fn);
+  }
+
+  /** Starts every informer (and those created later) until `signal` aborts. */
+  start(signal: AbortSignal): void {
+    if (this.signal) throw new Error("cache already started");
+    this.signal = signal;
+    for (const [key, inf] of this.informers) this.run(key, inf);
+  }
+
+  /** Resolves when every informer has synced; rejects after `timeoutMs` or on abort. */
+  async waitForSync(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const all = Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        all,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            const pending = [...this.informers.values()]
+              .filter((i) => !i.hasSynced())
+              .map((i) => i.kind.kind);
+            reject(
+              new Error(
+                `timed out after ${timeoutMs} ms waiting for caches to sync: ${pending.join(", ")}`,
+              ),
+            );
+          }, timeoutMs);
+          signal?.addEventListener("abort", () => reject(new Error("cache sync aborted")), {
+            once: true,
+          });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Resolves when all informers have stopped (after the start signal aborted). */
+  async stopped(): Promise<void> {
+    await Promise.all(this.running.values());
+  }
+
+  /** A deep copy of the cached object; a NotFound ApiError when absent. */
+  get<T extends KubeObject>(kind: Kind<T>, key: NamespacedName): T {
+    const inf = this.informerFor(kind);
+    const obj = inf.store.get(keyOf(kind.namespaced ? key.namespace : undefined, key.name));
+    if (!obj) {
+      throw new ApiError(
+        404,
+        "NotFound",
+        `${kind.plural}${kind.group ? `.${kind.group}` : ""} "${key.name}" not found`,
+      );
+    }
+    return structuredClone(obj);
+  }
+
+  /** Deep copies of the cached objects matching `opts`. */
+  list<T extends KubeObject>(kind: Kind<T>, opts: CacheListOptions = {}): T[] {
+    const inf = this.informerFor(kind);
+    const labels = parseSelector(opts.labelSelector);
+    const fields = parseFieldSelector(opts.fieldSelector);
+    const matching = Object.entries(opts.matchingFields ?? {});
+    const indexed = matching.find(([f]) => inf.store.hasIndex(f));
+    const candidates = indexed
+      ? inf.store.byIndex(indexed[0], indexed[1])
+      : inf.store.inNamespace(kind.namespaced ? opts.namespace : undefined);
+    const out: T[] = [];
+    for (const obj of candidates) {
+      if (
+        indexed &&
+        kind.namespaced &&
+        opts.namespace &&
+        obj.metadata?.namespace !== opts.namespace
+      ) {
+        continue;
+      }
+      if (!labels.matches(obj.metadata?.labels)) continue;
+      if (fields.source && !fields.matches(obj)) continue;
+      const all = inf as unknown as SharedInformer<KubeObject>;
+      if (!matching.every(([f, v]) => (f === indexed?.[0] ? true : matchesField(all, obj, f, v)))) {
+        continue;
+      }
+      out.push(structuredClone(obj));
+    }
+    return out;
+  }
+
+  private run(key: string, inf: SharedInformer<KubeObject>): void {
+    const signal = this.signal as AbortSignal;
+    this.running.set(
+      key,
+      inf.run(signal).catch((err) => this.log.error("informer stopped", err, { informer: key })),
+    );
+  }
+}
+
+function matchesField(
+  inf: SharedInformer<KubeObject>,
+  obj: KubeObject,
+  field: string,
+  value: string,
+): boolean {
+  if (inf.store.hasIndex(field)) {
+    for (const o of inf.store.byIndex(field, value)) if (o === obj) return true;
+    return false;
+  }
+  return fieldValue(obj, field) === value;
+}

@@ -1,0 +1,149 @@
+/**
+ * A small structured logger: one JSON object per line in production (what log pipelines parse),
+ * a readable single line in development (zap's development encoder). Loggers carry key/value
+ * context (`withValues`), like logr. Values under keys that name credentials are redacted, so a
+ * careless `log.info("cfg", { token })` does not leak a secret.
+ */
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+const order: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  /** Logs `err` (message and, in development, stack) with the message. */
+  error(msg: string, err?: unknown, fields?: LogFields): void;
+  /** A logger that adds `fields` to every line. */
+  withValues(fields: LogFields): Logger;
+  /** A logger whose `logger` name gets `.name` appended. */
+  withName(name: string): Logger;
+  enabled(level: LogLevel): boolean;
+}
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Human-readable lines instead of JSON (the `--zap-devel` mode). */
+  development?: boolean;
+  /** Where lines go; defaults to stderr, as zap does. */
+  write?: (line: string) => void;
+  name?: string;
+  now?: () => Date;
+}
+
+const secretKey = /pass(word)?|secret|token|authorization|bearer|credential|private.?key/i;
+
+export function createLogger(opts: LoggerOptions = {}): Logger {
+  return new StructuredLogger(
+    {
+      level: opts.level ?? (opts.development ? "debug" : "info"),
+      development: opts.development ?? false,
+      write: opts.write ?? ((line) => process.stderr.write(`${line}\n`)),
+      now: opts.now ?? (() => new Date()),
+    },
+    opts.name ?? "",
+    {},
+  );
+}
+
+/** A logger that drops everything (for tests and libraries given no logger). */
+export const nullLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  withValues() {
+    return nullLogger;
+  },
+  withName() {
+    return nullLogger;
+  },
+  enabled() {
+    return false;
+  },
+};
+
+interface Sink {
+  level: LogLevel;
+  development: boolean;
+  write: (line: string) => void;
+  now: () => Date;
+}
+
+class StructuredLogger implements Logger {
+  constructor(
+    private readonly sink: Sink,
+    private readonly name: string,
+    private readonly fields: LogFields,
+  ) {}
+
+  enabled(level: LogLevel): boolean {
+    return order[level] >= order[this.sink.level];
+  }
+
+  debug(msg: string, fields?: LogFields): void {
+    this.log("debug", msg, fields);
+  }
+
+  info(msg: string, fields?: LogFields): void {
+    this.log("info", msg, fields);
+  }
+
+  warn(msg: string, fields?: LogFields): void {
+    this.log("warn", msg, fields);
+  }
+
+  error(msg: string, err?: unknown, fields?: LogFields): void {
+    if (!this.enabled("error")) return;
+    const extra: LogFields = { ...fields };
+    if (err !== undefined) {
+      extra.error = err instanceof Error ? err.message : String(err);
+      if (this.sink.development && err instanceof Error && err.stack) extra.stacktrace = err.stack;
+    }
+    this.log("error", msg, extra);
+  }
+
+  withValues(fields: LogFields): Logger {
+    return new StructuredLogger(this.sink, this.name, { ...this.fields, ...fields });
+  }
+
+  withName(name: string): Logger {
+    return new StructuredLogger(this.sink, this.name ? `${this.name}.${name}` : name, this.fields);
+  }
+
+  private log(level: LogLevel, msg: string, fields?: LogFields): void {
+    if (!this.enabled(level)) return;
+    const all = redact({ ...this.fields, ...fields });
+    const ts = this.sink.now().toISOString();
+    if (this.sink.development) {
+      const kv = Object.entries(all)
+        .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v) : safeJson(v)}`)
+        .join(" ");
+      const name = this.name ? `\t${this.name}` : "";
+      this.sink.write(`${ts}\t${level.toUpperCase()}${name}\t${msg}${kv ? `\t${kv}` : ""}`);
+      return;
+    }
+    const record: LogFields = { level, ts, msg };
+    if (this.name) record.logger = this.name;
+    this.sink.write(safeJson({ ...record, ...all }));
+  }
+}
+
+function redact(fields: LogFields): LogFields {
+  const out: LogFields = {};
+  for (const [k, v] of Object.entries(fields)) out[k] = secretKey.test(k) ? "[redacted]" : v;
+  return out;
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return (
+      JSON.stringify(v, (_k, val) => (typeof val === "bigint" ? val.toString() : val)) ?? "null"
+    );
+  } catch {
+    return JSON.stringify(String(v));
+  }
+}

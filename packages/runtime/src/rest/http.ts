@@ -1,0 +1,217 @@
+/**
+ * The HTTP transport to the API server, on node:http(s) with one keep-alive agent per manager.
+ * Credentials come from the KubeConfig on every request (so rotating tokens and exec plugins keep
+ * working); TLS material is read once into the shared agent. Watches stream newline-delimited JSON.
+ *
+ * Why not client-node's generated APIs or its `Watch`: they are per-group typed clients (an
+ * operator's own kinds are not in them), `Watch` creates a new agent per call and drops the Status
+ * body of a failed watch (so a 410 cannot be told from a 500), and neither exposes request timing
+ * for the `rest_client_*` metrics.
+ */
+import http from "node:http";
+import https from "node:https";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { ApiError } from "./errors.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RestRequest {
+  method: HttpMethod;
+  /** Path below the cluster server URL, starting with "/". */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Content-Type of the body; defaults to application/json. */
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Per-request timeout in ms (default 60 s; watches have none). */
+  timeoutMs?: number;
+}
+
+/** Receives one observation per finished request (the rest_client_* metrics). */
+export interface RestMetricsSink {
+  onRequest(method: string, code: string, host: string, seconds: number): void;
+}
+
+export interface RestClientOptions {
+  userAgent?: string;
+  metrics?: RestMetricsSink;
+  /** Maximum sockets to the API server (default 64). */
+  maxSockets?: number;
+}
+
+/** One decoded watch event. */
+export interface WatchEvent {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+  object: Record<string, unknown>;
+}
+
+export class RestClient {
+  readonly server: URL;
+  readonly host: string;
+  private agent?: http.Agent;
+  private readonly userAgent: string;
+
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    private readonly opts: RestClientOptions = {},
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error("kubeconfig has no current cluster");
+    this.server = new URL(cluster.server);
+    this.host = this.server.host;
+    this.userAgent = opts.userAgent ?? "opgen-runtime";
+  }
+
+  /** Sends a request and decodes the JSON answer; non-2xx answers throw an ApiError. */
+  async request<T>(req: RestRequest): Promise<T> {
+    const started = performance.now();
+    const res = await this.send(req);
+    const body = await readBody(res, req.signal);
+    this.observe(req.method, res.statusCode ?? 0, started);
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code >= 300) {
+      throw ApiError.fromResponse(code, body, `${req.method} ${req.path}`);
+    }
+    return (body ? JSON.parse(body) : {}) as T;
+  }
+
+  /**
+   * Opens a watch and calls `onEvent` for each event until the server closes the stream (resolves)
+   * or it fails (rejects: an ApiError for a non-200 answer, the transport error otherwise).
+   */
+  async watch(
+    path: string,
+    query: RestRequest["query"],
+    onEvent: (event: WatchEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const started = performance.now();
+    const req: RestRequest = { method: "GET", path, query: { ...query, watch: 1 }, signal };
+    const res = await this.send(req, true);
+    const code = res.statusCode ?? 0;
+    this.observe("GET", code, started);
+    if (code !== 200) {
+      const body = await readBody(res, signal);
+      throw ApiError.fromResponse(code, body, `WATCH ${path}`);
+    }
+    await new Promise<void>((resolve, reject) => {
+      let buffered = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffered += chunk;
+        let nl = buffered.indexOf("\n");
+        while (nl >= 0) {
+          const line = buffered.slice(0, nl).trim();
+          buffered = buffered.slice(nl + 1);
+          nl = buffered.indexOf("\n");
+          if (!line) continue;
+          let event: WatchEvent;
+          try {
+            event = JSON.parse(line) as WatchEvent;
+          } catch (err) {
+            res.destroy();
+            reject(new Error(`undecodable watch event: ${(err as Error).message}`));
+            return;
+          }
+          try {
+            onEvent(event);
+          } catch (err) {
+            res.destroy();
+            reject(err);
+            return;
+          }
+        }
+      });
+      res.on("end", () => resolve());
+      res.on("error", reject);
+      res.on("aborted", () => reject(new Error("watch stream aborted")));
+      res.on("close", () => resolve());
+    });
+  }
+
+  /** Closes idle keep-alive sockets. */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  private observe(method: string, code: number, started: number): void {
+    this.opts.metrics?.onRequest(
+      method,
+      String(code),
+      this.host,
+      (performance.now() - started) / 1000,
+    );
+  }
+
+  private async send(req: RestRequest, streaming = false): Promise<http.IncomingMessage> {
+    const options: https.RequestOptions = {};
+    // Fresh credentials on every call: client-node refreshes exec/OIDC tokens here.
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    const agent = this.sharedAgent(options);
+    const url = new URL(this.server.href.replace(/\/$/, "") + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) {
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    }
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      "User-Agent": this.userAgent,
+    };
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : String(v);
+    }
+    if (options.auth)
+      headers.Authorization = `Basic ${Buffer.from(options.auth).toString("base64")}`;
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = typeof req.body === "string" ? req.body : JSON.stringify(req.body);
+      headers["Content-Type"] = req.contentType ?? "application/json";
+      headers["Content-Length"] = String(Buffer.byteLength(payload));
+    }
+    const mod = url.protocol === "https:" ? https : http;
+    return new Promise((resolve, reject) => {
+      const r = mod.request(
+        url,
+        { method: req.method, headers, agent, signal: req.signal },
+        resolve,
+      );
+      r.on("error", reject);
+      if (!streaming) {
+        r.setTimeout(req.timeoutMs ?? 60_000, () => {
+          r.destroy(new Error(`${req.method} ${req.path}: timed out`));
+        });
+      }
+      r.end(payload);
+    });
+  }
+
+  private sharedAgent(options: https.RequestOptions): http.Agent {
+    if (this.agent) return this.agent;
+    const common = { keepAlive: true, maxSockets: this.opts.maxSockets ?? 64 };
+    this.agent =
+      this.server.protocol === "https:"
+        ? new https.Agent({
+            ...common,
+            ca: options.ca,
+            cert: options.cert,
+            key: options.key,
+            pfx: options.pfx,
+            passphrase: options.passphrase,
+            servername: options.servername,
+            rejectUnauthorized: options.rejectUnauthorized,
+          })
+        : new http.Agent(common);
+    return this.agent;
+  }
+}
+
+function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (c: Buffer) => chunks.push(c));
+    res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    res.on("error", reject);
+    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
