@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { collectRbacRules } from "../../src/generators/rbac/collect.js";
-import { listSourceFiles, SourceCache } from "../../src/generators/rbac/source-files.js";
+import { SourceCache } from "../../src/generators/rbac/source-cache.js";
+import { listSourceFiles } from "../../src/generators/rbac/source-files.js";
 import { formatDiagnostic } from "../../src/generators/types.js";
 
 const dirs: string[] = [];

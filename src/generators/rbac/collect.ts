@@ -9,7 +9,7 @@ import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
 import type { Diagnostic } from "../types.js";
 import { findJsDocBlocks } from "./jsdoc-comments.js";
 import type { LocatedRbacRule } from "./rule.js";
-import type { SourceCache } from "./source-files.js";
+import type { SourceCache } from "./source-cache.js";
 import { ruleFromArgs } from "./validate.js";
 
 export interface CollectedRules {

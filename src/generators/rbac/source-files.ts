@@ -1,11 +1,9 @@
 /**
- * The TypeScript sources the RBAC generator reads: every `.ts` file under the scanned folders except
- * tests, declaration files and dependencies, parsed lazily and syntax-only (`ts.createSourceFile`,
- * no program, no type checker) so a scan of a whole project stays in the tens of milliseconds.
+ * Which TypeScript sources the RBAC generator reads: every `.ts` file under the scanned folders
+ * except tests (`*.test.ts`, `*.spec.ts`, `test/` folders), declaration files and dependencies.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { ts } from "ts-morph";
 import { compareGoStrings } from "./go-strings.js";
 
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "test", "tests", "__tests__", ".git"]);
@@ -47,34 +45,4 @@ export function listSourceFiles(projectDir: string, paths: readonly string[]): s
     else if (isScannedFile(full)) found.add(toPosix(relative(projectDir, full)));
   }
   return [...found].sort(compareGoStrings);
-}
-
-/** Source files by project-relative path, each read and parsed at most once per run. */
-export class SourceCache {
-  private readonly texts = new Map<string, string | undefined>();
-  private readonly parsed = new Map<string, ts.SourceFile | undefined>();
-
-  constructor(readonly projectDir: string) {}
-
-  /** The file's text; undefined when it does not exist. Cheap: no parse. */
-  text(path: string): string | undefined {
-    if (this.texts.has(path)) return this.texts.get(path);
-    const full = join(this.projectDir, path);
-    const text =
-      existsSync(full) && statSync(full).isFile() ? readFileSync(full, "utf8") : undefined;
-    this.texts.set(path, text);
-    return text;
-  }
-
-  /** The file's syntax tree (parent pointers set); undefined when it does not exist. */
-  get(path: string): ts.SourceFile | undefined {
-    if (this.parsed.has(path)) return this.parsed.get(path);
-    const text = this.text(path);
-    const file =
-      text === undefined
-        ? undefined
-        : ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    this.parsed.set(path, file);
-    return file;
-  }
 }

@@ -1,0 +1,322 @@
+/**
+ * Resolves what an expression in a controller's setup code statically denotes: the kind
+ * (`kinds.Pod`, `AppClusterKind`, `defineKind({ group: GroupVersion.group, ..., plural: "x" })`)
+ * as group and resource, and the reconciler class (`new AppClusterReconciler(...)`) as its
+ * declaration. Only syntax is read: consts, object literals, imports of relative modules and of
+ * `@opgen/runtime` are followed; anything computed at run time is left unresolved.
+ */
+import { dirname, join } from "node:path";
+import { ts } from "ts-morph";
+import type { SourceCache } from "../source-cache.js";
+import { BUILTIN_KINDS, type KindRef } from "./builtin-kinds.js";
+
+const RUNTIME_MODULE = "@opgen/runtime";
+/** Enough for re-export chains and const indirections; stops cycles. */
+const MAX_DEPTH = 24;
+
+/** A class declaration and the project-relative file holding it. */
+export interface ClassLocation {
+  path: string;
+  node: ts.ClassDeclaration;
+}
+
+type Value =
+  | { type: "string"; value: string }
+  | { type: "object"; node: ts.ObjectLiteralExpression; path: string }
+  | { type: "kind"; ref: KindRef }
+  | { type: "runtime"; name: string }
+  | { type: "module"; path: string };
+
+/** Where a name is bound: an initializer to evaluate, or an import to follow. */
+type Binding =
+  | { type: "init"; expr: ts.Expression; path: string }
+  | { type: "import"; module: string; name: string; from: string };
+
+function unwrap(expr: ts.Expression): ts.Expression {
+  while (
+    ts.isParenthesizedExpression(expr) ||
+    ts.isAsExpression(expr) ||
+    ts.isSatisfiesExpression(expr) ||
+    ts.isNonNullExpression(expr) ||
+    ts.isTypeAssertionExpression(expr)
+  ) {
+    expr = expr.expression;
+  }
+  return expr;
+}
+
+export class StaticResolver {
+  constructor(private readonly sources: SourceCache) {}
+
+  /** The kind `expr` (in file `path`) denotes, or undefined when it is not statically visible. */
+  kind(expr: ts.Expression, path: string): KindRef | undefined {
+    const value = this.evaluate(expr, path, 0);
+    return value?.type === "kind" ? value.ref : undefined;
+  }
+
+  /**
+   * The class whose instance `expr` is: `new X(...)`, or a const initialized with one; the class
+   * is looked up in the file or followed through a relative import.
+   */
+  classOf(expr: ts.Expression, path: string): ClassLocation | undefined {
+    let depth = 0;
+    expr = unwrap(expr);
+    while (ts.isIdentifier(expr) && depth++ < MAX_DEPTH) {
+      const binding = this.lookup(expr.text, expr, path);
+      if (binding?.type !== "init") return undefined;
+      expr = unwrap(binding.expr);
+      path = binding.path;
+    }
+    if (!ts.isNewExpression(expr) || !ts.isIdentifier(expr.expression)) return undefined;
+    return this.classNamed(expr.expression.text, expr.expression, path, 0);
+  }
+
+  private classNamed(
+    name: string,
+    at: ts.Node,
+    path: string,
+    depth: number,
+  ): ClassLocation | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const file = this.sources.get(path);
+    if (!file) return undefined;
+    for (const stmt of file.statements) {
+      if (ts.isClassDeclaration(stmt) && stmt.name?.text === name) return { path, node: stmt };
+    }
+    const binding = this.lookup(name, at, path);
+    if (binding?.type !== "import" || binding.name === "*") return undefined;
+    const target = this.resolveModule(path, binding.module);
+    const targetFile = target && this.sources.get(target);
+    if (!target || !targetFile) return undefined;
+    const exported = this.exported(target, binding.name, depth + 1);
+    if (exported?.type === "import") {
+      const next = this.resolveModule(exported.from, exported.module);
+      const nextFile = next && this.sources.get(next);
+      if (!next || !nextFile) return undefined;
+      return this.classNamed(exported.name, nextFile, next, depth + 1);
+    }
+    return this.classNamed(binding.name, targetFile, target, depth + 1);
+  }
+
+  private evaluate(expr: ts.Expression, path: string, depth: number): Value | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    expr = unwrap(expr);
+    if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) {
+      return { type: "string", value: expr.text };
+    }
+    if (ts.isObjectLiteralExpression(expr)) return { type: "object", node: expr, path };
+    if (ts.isIdentifier(expr)) {
+      const binding = this.lookup(expr.text, expr, path);
+      return binding && this.evaluateBinding(binding, depth + 1);
+    }
+    if (ts.isPropertyAccessExpression(expr)) {
+      return this.member(this.evaluate(expr.expression, path, depth + 1), expr.name.text, depth);
+    }
+    if (ts.isElementAccessExpression(expr)) {
+      const key = unwrap(expr.argumentExpression);
+      if (!ts.isStringLiteral(key) && !ts.isNoSubstitutionTemplateLiteral(key)) return undefined;
+      return this.member(this.evaluate(expr.expression, path, depth + 1), key.text, depth);
+    }
+    if (ts.isCallExpression(expr)) {
+      const callee = this.evaluate(expr.expression, path, depth + 1);
+      const spec = expr.arguments[0];
+      if (callee?.type !== "runtime" || callee.name !== "defineKind" || !spec) return undefined;
+      return this.defineKind(spec, path, depth + 1);
+    }
+    return undefined;
+  }
+
+  private defineKind(spec: ts.Expression, path: string, depth: number): Value | undefined {
+    const object = this.evaluate(spec, path, depth);
+    if (object?.type !== "object") return undefined;
+    const field = (name: string): string | undefined => {
+      const value = this.property(object, name, depth + 1);
+      return value?.type === "string" ? value.value : undefined;
+    };
+    const group = field("group");
+    const kind = field("kind");
+    const plural = field("plural");
+    if (group === undefined || kind === undefined || plural === undefined) return undefined;
+    return { type: "kind", ref: { group, kind, plural } };
+  }
+
+  private member(target: Value | undefined, name: string, depth: number): Value | undefined {
+    if (!target) return undefined;
+    switch (target.type) {
+      case "runtime":
+        if (target.name === "*") return { type: "runtime", name };
+        if (target.name === "kinds") {
+          const ref = Object.hasOwn(BUILTIN_KINDS, name) ? BUILTIN_KINDS[name] : undefined;
+          return ref && { type: "kind", ref };
+        }
+        return undefined;
+      case "module": {
+        const binding = this.exported(target.path, name, depth + 1);
+        return binding && this.evaluateBinding(binding, depth + 1);
+      }
+      case "object":
+        return this.property(target, name, depth + 1);
+      case "kind": {
+        const field = name === "group" || name === "kind" || name === "plural" ? name : undefined;
+        return field && { type: "string", value: target.ref[field] };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** A property of an object literal; later properties and spreads win, as at run time. */
+  private property(
+    object: Extract<Value, { type: "object" }>,
+    name: string,
+    depth: number,
+  ): Value | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const props = object.node.properties;
+    for (let i = props.length - 1; i >= 0; i--) {
+      const prop = props[i]!;
+      if (ts.isPropertyAssignment(prop) && propertyName(prop.name) === name) {
+        return this.evaluate(prop.initializer, object.path, depth + 1);
+      }
+      if (ts.isShorthandPropertyAssignment(prop) && prop.name.text === name) {
+        return this.evaluate(prop.name, object.path, depth + 1);
+      }
+      if (ts.isSpreadAssignment(prop)) {
+        const spread = this.evaluate(prop.expression, object.path, depth + 1);
+        if (spread?.type === "object") {
+          const found = this.property(spread, name, depth + 1);
+          if (found) return found;
+        } else if (spread?.type === "kind") {
+          const found = this.member(spread, name, depth + 1);
+          if (found) return found;
+        } else {
+          // A spread we cannot see may define the property: do not guess past it.
+          return undefined;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private evaluateBinding(binding: Binding, depth: number): Value | undefined {
+    if (binding.type === "init") return this.evaluate(binding.expr, binding.path, depth);
+    if (binding.module === RUNTIME_MODULE) return { type: "runtime", name: binding.name };
+    const target = this.resolveModule(binding.from, binding.module);
+    if (!target) return undefined;
+    if (binding.name === "*") return { type: "module", path: target };
+    const exported = this.exported(target, binding.name, depth + 1);
+    return exported && this.evaluateBinding(exported, depth + 1);
+  }
+
+  /** The binding of `name` visible at `at`: a const of an enclosing block, or a top-level import. */
+  private lookup(name: string, at: ts.Node, path: string): Binding | undefined {
+    for (let scope: ts.Node | undefined = at; scope; scope = scope.parent) {
+      if (ts.isBlock(scope) || ts.isSourceFile(scope) || ts.isModuleBlock(scope)) {
+        const found = bindingIn(scope.statements, name, path);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  /** What module `path` exports as `name`, following `export { } from` and `export *`. */
+  private exported(path: string, name: string, depth: number): Binding | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const file = this.sources.get(path);
+    if (!file) return undefined;
+    for (const stmt of file.statements) {
+      if (
+        ts.isExportDeclaration(stmt) &&
+        stmt.exportClause &&
+        ts.isNamedExports(stmt.exportClause)
+      ) {
+        for (const spec of stmt.exportClause.elements) {
+          if (spec.name.text !== name) continue;
+          const local = spec.propertyName?.text ?? spec.name.text;
+          if (stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier)) {
+            return { type: "import", module: stmt.moduleSpecifier.text, name: local, from: path };
+          }
+          return bindingIn(file.statements, local, path);
+        }
+      }
+    }
+    const own = bindingIn(file.statements, name, path, true);
+    if (own) return own;
+    for (const stmt of file.statements) {
+      if (
+        ts.isExportDeclaration(stmt) &&
+        !stmt.exportClause &&
+        stmt.moduleSpecifier &&
+        ts.isStringLiteral(stmt.moduleSpecifier)
+      ) {
+        const target = this.resolveModule(path, stmt.moduleSpecifier.text);
+        const found = target && this.exported(target, name, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  /** The project file a relative import names (`./x.js` is `./x.ts`, as NodeNext resolves it). */
+  private resolveModule(fromPath: string, specifier: string): string | undefined {
+    if (!specifier.startsWith(".")) return undefined;
+    const base = join(dirname(fromPath), specifier).split("\\").join("/");
+    const candidates = /\.(m|c)?js$/.test(base)
+      ? [base.replace(/\.(m|c)?js$/, ".$1ts")]
+      : [base, `${base}.ts`, `${base}/index.ts`];
+    return candidates.find((candidate) => this.sources.text(candidate) !== undefined);
+  }
+}
+
+function propertyName(name: ts.PropertyName): string | undefined {
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))
+    return name.text;
+  return undefined;
+}
+
+function isExported(stmt: ts.Statement): boolean {
+  return (
+    ts.canHaveModifiers(stmt) &&
+    (ts.getModifiers(stmt) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+  );
+}
+
+/** A `const name = ...` or an import binding `name` among `statements`. */
+function bindingIn(
+  statements: ts.NodeArray<ts.Statement>,
+  name: string,
+  path: string,
+  exportedOnly = false,
+): Binding | undefined {
+  for (const stmt of statements) {
+    if (ts.isVariableStatement(stmt)) {
+      if (exportedOnly && !isExported(stmt)) continue;
+      if (!(stmt.declarationList.flags & ts.NodeFlags.Const)) continue;
+      for (const decl of stmt.declarationList.declarations) {
+        if (ts.isIdentifier(decl.name) && decl.name.text === name && decl.initializer) {
+          return { type: "init", expr: decl.initializer, path };
+        }
+      }
+    } else if (
+      !exportedOnly &&
+      ts.isImportDeclaration(stmt) &&
+      ts.isStringLiteral(stmt.moduleSpecifier)
+    ) {
+      const clause = stmt.importClause;
+      if (!clause || clause.isTypeOnly) continue;
+      const module = stmt.moduleSpecifier.text;
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings) && bindings.name.text === name) {
+        return { type: "import", module, name: "*", from: path };
+      }
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const spec of bindings.elements) {
+          if (spec.name.text === name && !spec.isTypeOnly) {
+            return { type: "import", module, name: spec.propertyName?.text ?? name, from: path };
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,38 @@
+/**
+ * The scanned sources, read and parsed at most once per run. Parsing is syntax-only
+ * (`ts.createSourceFile`: no program, no type checker), so scanning a whole project stays in the
+ * tens of milliseconds.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ts } from "ts-morph";
+
+/** Source files by project-relative path, each read and parsed at most once per run. */
+export class SourceCache {
+  private readonly texts = new Map<string, string | undefined>();
+  private readonly parsed = new Map<string, ts.SourceFile | undefined>();
+
+  constructor(readonly projectDir: string) {}
+
+  /** The file's text; undefined when it does not exist. Cheap: no parse. */
+  text(path: string): string | undefined {
+    if (this.texts.has(path)) return this.texts.get(path);
+    const full = join(this.projectDir, path);
+    const text =
+      existsSync(full) && statSync(full).isFile() ? readFileSync(full, "utf8") : undefined;
+    this.texts.set(path, text);
+    return text;
+  }
+
+  /** The file's syntax tree (parent pointers set); undefined when it does not exist. */
+  get(path: string): ts.SourceFile | undefined {
+    if (this.parsed.has(path)) return this.parsed.get(path);
+    const text = this.text(path);
+    const file =
+      text === undefined
+        ? undefined
+        : ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    this.parsed.set(path, file);
+    return file;
+  }
+}

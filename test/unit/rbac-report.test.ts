@@ -1,0 +1,305 @@
+/**
+ * `--rbac-report` and its warnings: controllers found from their builder calls, kinds resolved
+ * statically, and a warning for every kind an informer would need to list and watch but may not.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { kinds } from "../../packages/runtime/src/api/kinds.js";
+import { generateRbac } from "../../src/generators/rbac/index.js";
+import { BUILTIN_KINDS } from "../../src/generators/rbac/report/builtin-kinds.js";
+import { formatDiagnostic } from "../../src/generators/types.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "opgen-rbac-report-"));
+  dirs.push(dir);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+async function run(files: Record<string, string>) {
+  const result = await generateRbac({ projectDir: project(files), paths: ["src"], report: true });
+  return { ...result, messages: result.diagnostics.map(formatDiagnostic) };
+}
+
+const GROUPVERSION = [
+  "/**",
+  " * @groupName demo.my.domain",
+  " */",
+  'export const GroupVersion = { group: "demo.my.domain", version: "v1" } as const;',
+].join("\n");
+
+const TYPES = [
+  'import { defineKind } from "@opgen/runtime";',
+  'import { GroupVersion } from "./groupversion.js";',
+  "export interface AppCluster { metadata?: object }",
+  "export const AppClusterKind = defineKind<AppCluster>({",
+  "  group: GroupVersion.group,",
+  "  version: GroupVersion.version,",
+  '  kind: "AppCluster",',
+  '  plural: "appclusters",',
+  "  namespaced: true,",
+  "});",
+].join("\n");
+
+const OWN_KIND_MARKERS = [
+  " * @rbac groups=demo.my.domain,resources=appclusters,verbs=get;list;watch;create;update;patch;delete",
+  " * @rbac groups=demo.my.domain,resources=appclusters/status,verbs=get;update;patch",
+  " * @rbac groups=demo.my.domain,resources=appclusters/finalizers,verbs=update",
+];
+
+function controller(markers: string[], setup: string[], imports = ""): string {
+  return [
+    'import { kinds, type Manager } from "@opgen/runtime";',
+    'import { AppClusterKind } from "../api/v1/appcluster.types.js";',
+    imports,
+    "",
+    "/**",
+    " * AppClusterReconciler reconciles AppCluster objects.",
+    " *",
+    ...markers,
+    " */",
+    "export class AppClusterReconciler {",
+    "  async reconcile() {",
+    "    return {};",
+    "  }",
+    "}",
+    "",
+    "export function setupAppClusterController(mgr: Manager): void {",
+    ...setup,
+    "}",
+    "",
+  ].join("\n");
+}
+
+function appProject(markers: string[], setup: string[], extra: Record<string, string> = {}) {
+  return {
+    "src/api/v1/groupversion.ts": GROUPVERSION,
+    "src/api/v1/appcluster.types.ts": TYPES,
+    "src/controllers/appcluster.controller.ts": controller(markers, setup),
+    ...extra,
+  };
+}
+
+const OWNS_PODS = [
+  "  mgr",
+  "    .controller(AppClusterKind)",
+  "    .owns(kinds.Pod)",
+  "    .complete(new AppClusterReconciler());",
+];
+
+describe("missing-permission warnings", () => {
+  it("warns at .owns(kinds.Pod) when no marker grants pods", async () => {
+    const { messages, files, report } = await run(appProject(OWN_KIND_MARKERS, OWNS_PODS));
+    expect(messages).toEqual([
+      "src/controllers/appcluster.controller.ts:21:6: warning: controller appcluster owns pods (group core) but ClusterRole manager-role does not grant list, watch on them; add @rbac groups=core,resources=pods,verbs=list;watch",
+    ]);
+    // A warning does not stop the role from being written.
+    expect(files).toHaveLength(1);
+    expect(report).toMatch(/^ {4}owns {8}pods \(group core\) +MISSING list, watch$/m);
+    expect(report).toMatch(/^ {4}reconciles {2}appclusters \(group demo\.my\.domain\) {2}ok$/m);
+    expect(report).toContain("1 missing permission (see the warnings)");
+  });
+
+  it("is silent once the marker is added, and names only the verb still missing", async () => {
+    const granted = await run(
+      appProject(
+        [...OWN_KIND_MARKERS, " * @rbac groups=core,resources=pods,verbs=get;list;watch"],
+        OWNS_PODS,
+      ),
+    );
+    expect(granted.messages).toEqual([]);
+    expect(granted.report).toContain("no missing permissions found");
+
+    const onlyList = await run(
+      appProject([...OWN_KIND_MARKERS, ' * @rbac groups="",resources=pods,verbs=list'], OWNS_PODS),
+    );
+    expect(onlyList.messages).toHaveLength(1);
+    expect(onlyList.messages[0]).toContain(
+      "does not grant watch on them; add @rbac groups=core,resources=pods,verbs=watch",
+    );
+  });
+
+  it("counts * grants, but neither resourceNames-restricted rules nor namespaced Roles", async () => {
+    const star = await run(
+      appProject([...OWN_KIND_MARKERS, " * @rbac groups=*,resources=*,verbs=*"], OWNS_PODS),
+    );
+    expect(star.messages).toEqual([]);
+
+    const named = await run(
+      appProject(
+        [
+          ...OWN_KIND_MARKERS,
+          " * @rbac groups=core,resources=pods,resourceNames=p1,verbs=list;watch",
+        ],
+        OWNS_PODS,
+      ),
+    );
+    expect(named.messages).toHaveLength(1);
+
+    const namespaced = await run(
+      appProject(
+        [
+          ...OWN_KIND_MARKERS,
+          " * @rbac groups=core,resources=pods,verbs=list;watch,namespace=apps",
+        ],
+        OWNS_PODS,
+      ),
+    );
+    expect(namespaced.messages).toHaveLength(1);
+    expect(namespaced.messages[0]).toContain(
+      "(Role manager-role in namespace apps grants them only there, and the informer watches all namespaces)",
+    );
+  });
+
+  it("warns for the reconciled kind itself and for watches(), and skips kinds it cannot see", async () => {
+    const { messages, report } = await run(
+      appProject(
+        [],
+        [
+          "  const b = mgr.controller(AppClusterKind);",
+          "  b.watches(kinds.ConfigMap, () => []).watches(pickKind(), () => []);",
+          "  b.complete(new AppClusterReconciler());",
+        ],
+        {},
+      ),
+    );
+    expect(
+      messages.map((m) => m.replace(/: warning: controller appcluster (\w+) (\S+).*/, " $1 $2")),
+    ).toEqual([
+      "src/controllers/appcluster.controller.ts:16:17 reconciles appclusters",
+      "src/controllers/appcluster.controller.ts:17:5 watches configmaps",
+    ]);
+    expect(report).toContain("watches     pickKind()");
+    expect(report).toContain("not statically visible; check by hand");
+    expect(report).toContain("its class has no @rbac markers");
+  });
+});
+
+describe("kind resolution", () => {
+  const CONTROLLER_WITH = (imports: string, setup: string) =>
+    [
+      imports,
+      "/** @rbac groups=demo.my.domain,resources=appclusters,verbs=list;watch */",
+      "class R {}",
+      `export function setup(mgr: any) { ${setup}; }`,
+    ].join("\n");
+
+  async function watchedResources(files: Record<string, string>): Promise<string[]> {
+    const { report } = await run({
+      "src/api/v1/groupversion.ts": GROUPVERSION,
+      "src/api/v1/appcluster.types.ts": TYPES,
+      ...files,
+    });
+    return [...report!.matchAll(/^ {4}(reconciles|owns|watches) +(\S+)/gm)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+  }
+
+  it("follows aliased and namespace imports of @opgen/runtime", async () => {
+    expect(
+      await watchedResources({
+        "src/c.ts": CONTROLLER_WITH(
+          'import { kinds as k } from "@opgen/runtime";\nimport * as rt from "@opgen/runtime";\nimport { AppClusterKind } from "./api/v1/appcluster.types.js";',
+          'mgr.controller(AppClusterKind).owns(k.Deployment).owns(rt.kinds.Secret).owns(k["Job"]).complete(new R())',
+        ),
+      }),
+    ).toEqual(["reconciles appclusters", "owns deployments", "owns secrets", "owns jobs"]);
+  });
+
+  it("follows re-exports, namespace imports of project modules and local defineKind consts", async () => {
+    expect(
+      await watchedResources({
+        "src/api/v1/index.ts": 'export * from "./appcluster.types.js";',
+        "src/api/index.ts": 'export { AppClusterKind as AppKind } from "./v1/index.js";',
+        "src/c.ts": CONTROLLER_WITH(
+          [
+            'import { AppKind } from "./api/index.js";',
+            'import * as v1 from "./api/v1/index.js";',
+            'import { defineKind as dk } from "@opgen/runtime";',
+            'const base = { group: "stable.example.com", version: "v1" } as const;',
+            'const Widget = dk({ ...base, kind: "Widget", plural: "widgets", namespaced: true });',
+          ].join("\n"),
+          "mgr.controller(AppKind).owns(v1.AppClusterKind).watches(Widget, f).complete(new R())",
+        ),
+      }),
+    ).toEqual(["reconciles appclusters", "owns appclusters", "watches widgets"]);
+  });
+
+  it("does not guess past values computed at run time", async () => {
+    expect(
+      await watchedResources({
+        "src/c.ts": CONTROLLER_WITH(
+          'import { defineKind } from "@opgen/runtime";\nconst plural = process.env.PLURAL!;\nconst K = defineKind({ group: "g", version: "v1", kind: "K", plural, namespaced: true });',
+          "mgr.controller(K).owns(other.kinds.Pod).complete(new R())",
+        ),
+      }),
+    ).toEqual(["reconciles K", "owns other.kinds.Pod"]);
+  });
+
+  it("keeps the built-in kind table equal to @opgen/runtime's kinds", () => {
+    const runtime = Object.fromEntries(
+      Object.entries(kinds).map(([name, k]) => [
+        name,
+        { group: k.group, kind: k.kind, plural: k.plural },
+      ]),
+    );
+    expect(BUILTIN_KINDS).toEqual(runtime);
+  });
+});
+
+describe("the report", () => {
+  it("lists each controller's reconciler, its grants by role, and markers outside classes", async () => {
+    const { report } = await run(
+      appProject(
+        [...OWN_KIND_MARKERS, " * @rbac groups=core,resources=pods,verbs=get;list;watch"],
+        OWNS_PODS,
+        {
+          "src/util/metrics.ts": [
+            "/** @rbac urls=/metrics,verbs=get */",
+            "/** @rbac groups=coordination.k8s.io,resources=leases,verbs=get;update,namespace=ops */",
+            "export const x = 1;",
+          ].join("\n"),
+        },
+      ),
+    );
+    expect(report).toBe(
+      [
+        "RBAC report: 6 @rbac markers in 2 files, 1 controller",
+        "",
+        "controller appcluster (src/controllers/appcluster.controller.ts:20:3)",
+        "  reconciler AppClusterReconciler (src/controllers/appcluster.controller.ts:13:1)",
+        "  its @rbac markers grant:",
+        "    ClusterRole manager-role:",
+        "      GROUPS          RESOURCES               VERBS",
+        "      core            pods                    get, list, watch",
+        "      demo.my.domain  appclusters             create, delete, get, list, patch, update, watch",
+        "      demo.my.domain  appclusters/finalizers  update",
+        "      demo.my.domain  appclusters/status      get, patch, update",
+        "  informers need list, watch in ClusterRole manager-role:",
+        "    reconciles  appclusters (group demo.my.domain)  ok",
+        "    owns        pods (group core)                   ok",
+        "",
+        "markers outside classes in src/util/metrics.ts:",
+        "  ClusterRole manager-role:",
+        "    GROUPS               RESOURCES  VERBS",
+        "    (non-resource URLs)  /metrics   get",
+        "  Role manager-role in namespace ops:",
+        "    GROUPS               RESOURCES  VERBS",
+        "    coordination.k8s.io  leases     get, update",
+        "",
+        "no missing permissions found",
+        "",
+      ].join("\n"),
+    );
+  });
+});
