@@ -2,7 +2,15 @@
  * @opgen/runtime: the reconcile runtime opgen operators run on (controller-runtime for TypeScript).
  * This module is the package's only public entry point.
  */
-export { defineKind, type Kind, type KindSpec, kindKey, parseApiVersion } from "./api/kind.js";
+
+export {
+  defineKind,
+  type Kind,
+  type KindSpec,
+  kindKey,
+  lookupKind,
+  parseApiVersion,
+} from "./api/kind.js";
 export { kinds } from "./api/kinds.js";
 export type {
   Condition,
@@ -18,3 +26,113 @@ export type {
   Quantity,
   Time,
 } from "./api/types.js";
+export { Builder, type OwnsOptions, type WatchOptions } from "./builder/builder.js";
+export {
+  type ByObjectOptions,
+  byObject,
+  Cache,
+  type CacheListOptions,
+  type CacheOptions,
+} from "./cache/cache.js";
+export { type ResourceEventHandler, SharedInformer } from "./cache/informer.js";
+export { type LabelSelectorInput, parseSelector } from "./cache/selector.js";
+export type { IndexFunc } from "./cache/store.js";
+export { type ListerWatcher, Watcher, type WatcherEvent } from "./cache/watcher.js";
+export type {
+  ApplyOptions,
+  Client,
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  PatchOptions,
+  PatchType,
+  StatusWriter,
+  WriteOptions,
+} from "./client/client.js";
+export { retryOnConflict } from "./client/retry.js";
+export {
+  type ConditionInput,
+  findStatusCondition,
+  isStatusConditionFalse,
+  isStatusConditionPresentAndEqual,
+  isStatusConditionTrue,
+  removeStatusCondition,
+  setStatusCondition,
+  timeNow,
+} from "./conditions/conditions.js";
+export { Controller, type ControllerOptions } from "./controller/controller.js";
+export {
+  createOrPatch,
+  createOrUpdate,
+  type MutateFn,
+  type OperationResult,
+} from "./controllerutil/createorupdate.js";
+export { createMergePatch, semanticEqual } from "./controllerutil/equality.js";
+export {
+  addFinalizer,
+  containsFinalizer,
+  hasFinalizer,
+  isBeingDeleted,
+  removeFinalizer,
+} from "./controllerutil/finalizers.js";
+export {
+  AlreadyOwnedError,
+  getControllerOf,
+  hasControllerReference,
+  hasOwnerReference,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+} from "./controllerutil/ownerref.js";
+export type { EventRecorder, EventType } from "./events/recorder.js";
+export { enqueueForObject, enqueueForOwner, type MapFunc } from "./handler/handler.js";
+export { type Checker, ping } from "./healthz/server.js";
+export { type LeaderElectionConfig, LeaderElector } from "./leaderelection/leaderelection.js";
+export {
+  createLogger,
+  type LogFields,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  nullLogger,
+} from "./log/logger.js";
+export { FlagError, managerOptionsFromArgs } from "./manager/flags.js";
+export { createManager, type Manager, type Runnable } from "./manager/manager.js";
+export { type ManagerOptions, managerDefaults } from "./manager/options.js";
+export { setupSignalHandler } from "./manager/signals.js";
+export { RuntimeMetrics } from "./metrics/metrics.js";
+export {
+  and,
+  annotationChanged,
+  generationChanged,
+  labelChanged,
+  labelSelector,
+  newPredicateFuncs,
+  not,
+  or,
+  type Predicate,
+  resourceVersionChanged,
+} from "./predicate/predicate.js";
+export {
+  isTerminalError,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+  reconcilerFunc,
+  TerminalError,
+} from "./reconcile/reconcile.js";
+export {
+  ApiError,
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTooManyRequests,
+  type StatusBody,
+} from "./rest/errors.js";
+export { RestClient } from "./rest/http.js";
+export * from "./workqueue/index.js";

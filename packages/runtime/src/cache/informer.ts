@@ -39,7 +39,7 @@ export class SharedInformer<T extends KubeObject> {
 
   constructor(
     readonly kind: Kind<T>,
-    private readonly sources: InformerSource<T>[],
+    sources: InformerSource<T>[],
     private readonly opts: InformerOptions<T> = {},
   ) {
     this.syncedPromise = new Promise((resolve) => {

@@ -40,6 +40,8 @@ export function parseSelector(input: LabelSelectorInput | undefined): Selector {
             return has && r.values.includes(l[r.key] as string);
           case "notin":
             return !has || !r.values.includes(l[r.key] as string);
+          default:
+            return false;
         }
       });
     },

@@ -100,7 +100,10 @@ export class Store<T extends KubeObject> {
   private indexInto(idx: Map<string, Set<string>>, fn: IndexFunc<T>, key: string, obj: T): void {
     for (const v of fn(obj)) {
       let set = idx.get(v);
-      if (!set) idx.set(v, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        idx.set(v, set);
+      }
       set.add(key);
     }
   }

@@ -1,6 +1,7 @@
 /**
  * The manager's client (controller-runtime's pkg/client with its cache-backed reader): reads of
- * kinds the cache watches come from the cache, other reads and all writes go to the API server.
+ * kinds the cache watches (once their informer has synced) come from the cache; other reads and
+ * all writes go to the API server.
  * Writes copy the server's answer back into the object passed in (as Go's client does), so a
  * following update carries the fresh resourceVersion.
  */
@@ -66,6 +67,8 @@ export interface Client {
   delete(obj: KubeObject, opts?: DeleteOptions): Promise<void>;
   delete(kind: Kind, key: NamespacedName, opts?: DeleteOptions): Promise<void>;
   status(): StatusWriter;
+  /** The kind descriptor of an object, from its apiVersion and kind (discovery if undeclared). */
+  kindFor(obj: KubeObject): Promise<Kind>;
 }
 
 const patchContentType: Record<PatchType, string> = {
@@ -96,7 +99,7 @@ export class CachedClient implements Client {
     key: NamespacedName,
     opts: GetOptions = {},
   ): Promise<T> {
-    if (!opts.uncached && this.cache?.has(kind)) return this.cache.get(kind, key);
+    if (!opts.uncached && this.cache?.synced(kind)) return this.cache.get(kind, key);
     const obj = await this.rest.request<T>({
       method: "GET",
       path: resourcePath(kind, namespaceOf(kind, key.namespace), key.name),
@@ -105,7 +108,7 @@ export class CachedClient implements Client {
   }
 
   async list<T extends KubeObject>(kind: Kind<T>, opts: ListOptions = {}): Promise<T[]> {
-    if (!opts.uncached && this.cache?.has(kind)) return this.cache.list(kind, opts);
+    if (!opts.uncached && this.cache?.synced(kind)) return this.cache.list(kind, opts);
     const fields = [
       opts.fieldSelector,
       ...Object.entries(opts.matchingFields ?? {}).map(([k, v]) => `${k}=${v}`),
@@ -242,6 +245,10 @@ export class CachedClient implements Client {
       fieldManager: opts.fieldManager ?? this.fieldOwner,
       dryRun: opts.dryRun ? "All" : undefined,
     };
+  }
+
+  kindFor(obj: KubeObject): Promise<Kind> {
+    return this.kindOf(obj);
   }
 
   private kindOf(obj: KubeObject): Promise<Kind> {

@@ -50,7 +50,8 @@ export class RuntimeMetrics {
   private readonly restLatency: client.Histogram<"verb" | "host">;
 
   constructor(opts: { registry?: client.Registry; processMetrics?: boolean } = {}) {
-    const registers = [(this.registry = opts.registry ?? new client.Registry())];
+    this.registry = opts.registry ?? new client.Registry();
+    const registers = [this.registry];
     if (opts.processMetrics !== false) client.collectDefaultMetrics({ register: this.registry });
     this.reconcileTotal = new client.Counter({
       name: "controller_runtime_reconcile_total",

@@ -1,0 +1,100 @@
+/**
+ * `managerOptionsFromArgs`: the command-line flags a kubebuilder main.go defines, parsed into
+ * ManagerOptions. Accepts `--flag value`, `--flag=value` and Go's single-dash forms; boolean flags
+ * take an optional `=true|false`. Unknown flags are rejected with one line, as Go's flag package.
+ */
+import type { LogLevel } from "../log/logger.js";
+import type { ManagerOptions } from "./options.js";
+
+export class FlagError extends Error {
+  override readonly name = "FlagError";
+}
+
+const usage = `Usage of manager:
+  --metrics-bind-address string       The address the metrics endpoint binds to. Use 0 to disable. (default ":8080")
+  --health-probe-bind-address string  The address the probe endpoint binds to. Use 0 to disable. (default ":8081")
+  --leader-elect                      Enable leader election for controller manager.
+  --kubeconfig string                 Path to a kubeconfig. Only required if out-of-cluster.
+  --zap-devel                         Development mode: human-readable logs, debug level.
+  --log-level string                  Log level: debug, info, warn or error. (default "info")`;
+
+const valueFlags = new Set([
+  "metrics-bind-address",
+  "health-probe-bind-address",
+  "kubeconfig",
+  "log-level",
+]);
+const boolFlags = new Set(["leader-elect", "zap-devel"]);
+const levels = new Set<LogLevel>(["debug", "info", "warn", "error"]);
+
+/** Parses flags; throws FlagError (with `exitOnError: false`) or prints one line and exits 2. */
+export function managerOptionsFromArgs(
+  args: readonly string[],
+  opts: { exitOnError?: boolean } = {},
+): ManagerOptions {
+  try {
+    return parse(args);
+  } catch (err) {
+    if (opts.exitOnError === false || !(err instanceof FlagError)) throw err;
+    if (err.message === "help") {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    }
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+}
+
+function parse(args: readonly string[]): ManagerOptions {
+  const out: ManagerOptions = {
+    metricsBindAddress: ":8080",
+    healthProbeBindAddress: ":8081",
+    leaderElection: false,
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    if (!arg.startsWith("-"))
+      throw new FlagError(`unexpected argument "${arg}"; run with --help for usage`);
+    if (arg === "-h" || arg === "--help" || arg === "-help") throw new FlagError("help");
+    const body = arg.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const name = eq >= 0 ? body.slice(0, eq) : body;
+    let value = eq >= 0 ? body.slice(eq + 1) : undefined;
+    if (boolFlags.has(name)) {
+      if (value !== undefined && value !== "true" && value !== "false") {
+        throw new FlagError(`invalid boolean value "${value}" for -${name}`);
+      }
+      const on = value !== "false";
+      if (name === "leader-elect") out.leaderElection = on;
+      else out.development = on;
+      continue;
+    }
+    if (!valueFlags.has(name))
+      throw new FlagError(`flag provided but not defined: -${name}; run with --help for usage`);
+    if (value === undefined) {
+      value = args[++i];
+      if (value === undefined) throw new FlagError(`flag needs an argument: -${name}`);
+    }
+    switch (name) {
+      case "metrics-bind-address":
+        out.metricsBindAddress = value;
+        break;
+      case "health-probe-bind-address":
+        out.healthProbeBindAddress = value;
+        break;
+      case "kubeconfig":
+        out.kubeconfig = value;
+        break;
+      case "log-level":
+        if (!levels.has(value as LogLevel)) {
+          throw new FlagError(
+            `invalid value "${value}" for -log-level: use debug, info, warn or error`,
+          );
+        }
+        out.logLevel = value as LogLevel;
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+/** Manager options and their defaults, in one place (controller-runtime's manager.Options). */
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Registry } from "prom-client";
+import type { CacheOptions } from "../cache/cache.js";
+import type { ControllerOptions } from "../controller/controller.js";
+import type { Logger, LogLevel } from "../log/logger.js";
+
+export interface ManagerOptions {
+  /** Cluster connection; otherwise from `kubeconfig`, KUBECONFIG, ~/.kube/config or in-cluster. */
+  kubeConfig?: KubeConfig;
+  /** Path of a kubeconfig file (the `--kubeconfig` flag). */
+  kubeconfig?: string;
+  /** Where /metrics listens (default ":8080"; "0" disables). */
+  metricsBindAddress?: string;
+  /** Where /healthz and /readyz listen (default "0": disabled, as controller-runtime). */
+  healthProbeBindAddress?: string;
+  /** Run controllers only while holding the leader Lease (default false). */
+  leaderElection?: boolean;
+  /** The Lease name; required with leaderElection. */
+  leaderElectionId?: string;
+  /** The Lease namespace (default: the pod's namespace in-cluster, else the kubeconfig context's, else "default"). */
+  leaderElectionNamespace?: string;
+  /** ms; defaults 15 000 / 10 000 / 2 000 as controller-runtime. */
+  leaseDuration?: number;
+  renewDeadline?: number;
+  retryPeriod?: number;
+  /** Release the lease on a clean stop (default true), so a successor takes over at once. */
+  leaderElectionReleaseOnCancel?: boolean;
+  /** Namespaces the cache watches (default: all). */
+  namespaces?: string[];
+  /** Finer cache settings (per-kind scoping, resync period, watch backoff). */
+  cache?: CacheOptions;
+  /** How long in-flight reconciles may take to finish on stop, in ms (default 30 000). */
+  gracefulShutdownTimeout?: number;
+  /** How long to wait for caches to sync at start, in ms (default 120 000); exceeding it fails start. */
+  cacheSyncTimeout?: number;
+  /** Defaults for every controller's options. */
+  controller?: ControllerOptions;
+  /** Field manager for writes and server-side apply (default "opgen"). */
+  fieldOwner?: string;
+  logger?: Logger;
+  logLevel?: LogLevel;
+  /** Human-readable logs (the `--zap-devel` flag). */
+  development?: boolean;
+  /** Registry for metrics (default: a fresh one per manager). */
+  metricsRegistry?: Registry;
+}
+
+export const managerDefaults = {
+  metricsBindAddress: ":8080",
+  healthProbeBindAddress: "0",
+  leaseDuration: 15_000,
+  renewDeadline: 10_000,
+  retryPeriod: 2_000,
+  gracefulShutdownTimeout: 30_000,
+  cacheSyncTimeout: 120_000,
+} as const;
