@@ -167,18 +167,19 @@ describe("missing-permission warnings", () => {
         [],
         [
           "  const b = mgr.controller(AppClusterKind);",
-          "  b.watches(kinds.ConfigMap, () => []).watches(pickKind(), () => []);",
+          '  b.named("apps").watches(kinds.ConfigMap, () => []).watches(pickKind(), () => []);',
           "  b.complete(new AppClusterReconciler());",
         ],
         {},
       ),
     );
     expect(
-      messages.map((m) => m.replace(/: warning: controller appcluster (\w+) (\S+).*/, " $1 $2")),
+      messages.map((m) => m.replace(/: warning: controller apps (\w+) (\S+).*/, " $1 $2")),
     ).toEqual([
       "src/controllers/appcluster.controller.ts:16:17 reconciles appclusters",
-      "src/controllers/appcluster.controller.ts:17:5 watches configmaps",
+      "src/controllers/appcluster.controller.ts:17:19 watches configmaps",
     ]);
+    expect(report).toContain("controller apps (src/controllers/appcluster.controller.ts:16:13)");
     expect(report).toContain("watches     pickKind()");
     expect(report).toContain("not statically visible; check by hand");
     expect(report).toContain("its class has no @rbac markers");

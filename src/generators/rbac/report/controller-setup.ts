@@ -25,6 +25,8 @@ export interface ControllerSetup {
   /** Where `.controller(...)` is called. */
   position: SourcePosition;
   watched: WatchedKind[];
+  /** The name given with `.named("...")`; by default a controller is named after its kind. */
+  name?: string;
   /** The reconciler passed to `.complete(...)`, when it is statically visible. */
   reconciler: ClassLocation | undefined;
 }
@@ -120,6 +122,7 @@ export function findControllerSetups(
     }
     const watched: WatchedKind[] = [];
     let reconciler: ClassLocation | undefined;
+    let name: string | undefined;
     for (const call of [controllerCall, ...calls]) {
       const method = methodName(call);
       const arg = call.arguments[0];
@@ -134,9 +137,16 @@ export function findControllerSetups(
         });
       } else if (method === "complete") {
         reconciler = resolver.classOf(arg, path);
+      } else if (method === "named" && ts.isStringLiteralLike(arg)) {
+        name = arg.text;
       }
     }
-    return { position: positionOf(file, controllerCall), watched, reconciler };
+    return {
+      position: positionOf(file, controllerCall),
+      watched,
+      reconciler,
+      ...(name !== undefined ? { name } : {}),
+    };
   };
 
   visit(file);

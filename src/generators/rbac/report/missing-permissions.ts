@@ -22,7 +22,9 @@ export interface WatchCheck {
   onlyIn: RbacRoleObject[];
 }
 
+/** The controller's name as the runtime gives it: `.named(...)`, else the lower-cased kind. */
 export function controllerName(setup: ControllerSetup): string {
+  if (setup.name) return setup.name;
   const primary = setup.watched.find((w) => w.relation === "for");
   return primary?.kind ? primary.kind.kind.toLowerCase() : (primary?.source ?? "controller");
 }
