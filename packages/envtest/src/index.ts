@@ -1,1 +1,10 @@
-export {};
+/**
+ * @opgen/envtest: an in-process Kubernetes API server for operator tests and local development.
+ * It speaks the real REST and watch protocol of kube-apiserver 1.32, so kubectl and
+ * @kubernetes/client-node work against it unchanged.
+ */
+
+export { startTestEnv, type TestEnv, type TestEnvOptions } from "./env.js";
+export { type EventuallyOptions, eventually } from "./eventually.js";
+export type { FailNextOptions, Faults } from "./faults.js";
+export { ApiServer, type ApiServerOptions } from "./server.js";

@@ -1,0 +1,201 @@
+/**
+ * The apiextensions controllers a CRD goes through in kube-apiserver: naming (NamesAccepted or
+ * a conflict with another CRD of the group), establishing (Established → served and listed in
+ * discovery), storedVersions bookkeeping, and finalization (Terminating: delete every custom
+ * resource, each through its own finalizers, then release the CRD).
+ */
+import { nowTime } from "../api/meta.js";
+import { bucketKey, type Registry } from "../api/registry.js";
+import { type JsonObject, type KubeObject, storageVersion } from "../api/types.js";
+import { type Crd, type CrdNames, resourceFromCrd } from "../crd/crd.js";
+import type { ObjectRest } from "../rest/objects.js";
+import type { Store, StoreEvent } from "../store/store.js";
+import { modify } from "../store/writes.js";
+
+export const crdBucket = bucketKey("apiextensions.k8s.io", "customresourcedefinitions");
+export const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  lastTransitionTime?: string;
+}
+
+function setCondition(conds: Condition[], c: Condition): Condition[] {
+  const out = conds.filter((x) => x.type !== c.type);
+  const prev = conds.find((x) => x.type === c.type);
+  const ltt = prev && prev.status === c.status ? prev.lastTransitionTime : nowTime();
+  out.push({ ...c, lastTransitionTime: ltt ?? nowTime() });
+  const order = ["NamesAccepted", "Established", "Terminating"];
+  return out.sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+}
+
+export class CrdController {
+  private unsubscribe: () => void = () => {};
+  private scheduled = new Set<string>();
+  private stopped = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly rest: ObjectRest,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.unsubscribe = this.store.subscribe(crdBucket, (ev) => this.onEvent(ev));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe();
+  }
+
+  private onEvent(ev: StoreEvent): void {
+    const name = ev.object.metadata?.name ?? "";
+    if (ev.type === "DELETED") {
+      const crd = ev.object as Crd;
+      const info = this.registry.get(
+        crd.spec.group,
+        crd.status?.acceptedNames?.plural ?? crd.spec.names.plural,
+      );
+      if (info?.crdName === name) this.registry.remove(info.group, info.resource);
+      return;
+    }
+    if (this.scheduled.has(name)) return;
+    this.scheduled.add(name);
+    // A few microseconds later, as a separate write with its own MODIFIED event.
+    setImmediate(() => {
+      this.scheduled.delete(name);
+      if (!this.stopped) this.reconcile(name);
+    });
+  }
+
+  /** Brings one CRD's status and serving state up to date. */
+  reconcile(name: string): void {
+    const current = this.store.get(crdBucket, undefined, name) as Crd | undefined;
+    if (!current) return;
+    if (current.metadata?.deletionTimestamp) {
+      this.finalize(current);
+      return;
+    }
+    const conflict = this.namesConflict(current);
+    const updated = modify(this.store, crdBucket, current, (c) => {
+      const crd = c as Crd;
+      if (!crd.status) crd.status = {};
+      const status = crd.status;
+      let conds = (status.conditions ?? []) as unknown as Condition[];
+      if (conflict) {
+        conds = setCondition(conds, {
+          type: "NamesAccepted",
+          status: "False",
+          reason: conflict.reason,
+          message: conflict.message,
+        });
+        if (!conds.some((x) => x.type === "Established")) {
+          conds = setCondition(conds, {
+            type: "Established",
+            status: "False",
+            reason: "NotAccepted",
+            message: "not all names are accepted",
+          });
+        }
+      } else {
+        status.acceptedNames = { ...crd.spec.names };
+        conds = setCondition(conds, {
+          type: "NamesAccepted",
+          status: "True",
+          reason: "NoConflicts",
+          message: "no conflicts found",
+        });
+        conds = setCondition(conds, {
+          type: "Established",
+          status: "True",
+          reason: "InitialNamesAccepted",
+          message: "the initial names have been accepted",
+        });
+      }
+      status.conditions = conds as unknown as JsonObject[];
+      const sv = crd.spec.versions.find((v) => v.storage)?.name;
+      const stored = status.storedVersions ?? [];
+      if (sv && !stored.includes(sv)) stored.push(sv);
+      status.storedVersions = stored;
+    }) as Crd;
+    if (!conflict && updated.status?.acceptedNames) {
+      const info = resourceFromCrd(updated);
+      const prev = this.registry.get(info.group, info.resource);
+      if (!prev || prev.crdName === name) this.registry.put(info);
+    }
+  }
+
+  private namesConflict(crd: Crd): { reason: string; message: string } | undefined {
+    const names = crd.spec.names;
+    for (const other of this.store.list(crdBucket) as Crd[]) {
+      if (other.metadata?.name === crd.metadata?.name || other.spec.group !== crd.spec.group)
+        continue;
+      const taken: CrdNames = other.status?.acceptedNames ?? other.spec.names;
+      const used = (n: string | undefined) =>
+        !!n && [taken.plural, taken.singular, ...(taken.shortNames ?? [])].includes(n);
+      if (used(names.plural))
+        return { reason: "PluralConflict", message: `"${names.plural}" is already in use` };
+      if (used(names.singular))
+        return { reason: "SingularConflict", message: `"${names.singular}" is already in use` };
+      for (const s of names.shortNames ?? []) {
+        if (used(s)) return { reason: "ShortNamesConflict", message: `"${s}" is already in use` };
+      }
+      if (names.kind === taken.kind)
+        return { reason: "KindConflict", message: `"${names.kind}" is already in use` };
+      if (names.listKind && names.listKind === taken.listKind) {
+        return { reason: "ListKindConflict", message: `"${names.listKind}" is already in use` };
+      }
+    }
+    return undefined;
+  }
+
+  /** Terminating: stop accepting creates, delete all CRs, then drop the cleanup finalizer. */
+  private finalize(crd: Crd): void {
+    const plural = crd.status?.acceptedNames?.plural ?? crd.spec.names.plural;
+    const info = this.registry.get(crd.spec.group, plural);
+    const name = crd.metadata?.name ?? "";
+    const bucket = bucketKey(crd.spec.group, plural);
+    if (info && info.crdName === name) {
+      if (!info.terminating) {
+        info.terminating = true;
+        this.registry.generation++;
+      }
+      const version = storageVersion(info);
+      for (const o of this.store.list(bucket)) {
+        if (!o.metadata?.deletionTimestamp) this.rest.deleteStored(info, version, o, {});
+      }
+    }
+    const current = modify(this.store, crdBucket, crd, (c) => {
+      const crd = c as Crd;
+      if (!crd.status) crd.status = {};
+      const status = crd.status;
+      status.conditions = setCondition((status.conditions ?? []) as unknown as Condition[], {
+        type: "Terminating",
+        status: "True",
+        reason: "InstanceDeletionInProgress",
+        message: "CustomResource deletion is in progress",
+      }) as unknown as JsonObject[];
+    }) as Crd;
+    if (this.store.count(bucket) > 0) {
+      // CRs still finalizing: look again once they are gone.
+      const off = this.store.subscribe(bucket, () => {
+        if (this.store.count(bucket) === 0) {
+          off();
+          setImmediate(() => !this.stopped && this.reconcile(name));
+        }
+      });
+      return;
+    }
+    if (info && info.crdName === name) this.registry.remove(info.group, info.resource);
+    const latest = (this.store.get(crdBucket, undefined, name) ?? current) as KubeObject;
+    modify(this.store, crdBucket, latest, (c) => {
+      const m = c.metadata ?? {};
+      m.finalizers = (m.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer);
+    });
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * CustomResourceDefinitions: their defaults (`apiextensions/v1/defaults.go`), the validation
+ * kube-apiserver applies on create/update (names, versions, structural schemas), and the
+ * translation of an accepted CRD into the ResourceInfo the server routes to.
+ */
+import type { FieldError } from "../api/errors.js";
+import { dnsLabelErrors, dnsSubdomainErrors } from "../api/meta.js";
+import { compareVersions } from "../api/registry.js";
+import {
+  isObject,
+  type JsonObject,
+  type KubeObject,
+  type PrinterColumn,
+  type ResourceInfo,
+  type ResourceVersionInfo,
+  type Schema,
+} from "../api/types.js";
+
+export interface CrdNames {
+  plural: string;
+  singular?: string;
+  kind: string;
+  listKind?: string;
+  shortNames?: string[];
+  categories?: string[];
+}
+
+export interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  schema?: { openAPIV3Schema?: Schema };
+  subresources?: {
+    status?: JsonObject;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  };
+  additionalPrinterColumns?: PrinterColumn[];
+}
+
+export interface Crd extends KubeObject {
+  spec: {
+    group: string;
+    names: CrdNames;
+    scope: string;
+    versions: CrdVersion[];
+    conversion?: JsonObject;
+    preserveUnknownFields?: boolean;
+  };
+  status?: {
+    conditions?: JsonObject[];
+    acceptedNames?: CrdNames;
+    storedVersions?: string[];
+  };
+}
+
+/** SetDefaults_CustomResourceDefinition and friends. */
+export function defaultCrd(crd: Crd): void {
+  const spec = crd.spec;
+  if (!isObject(spec)) return;
+  const names = spec.names;
+  if (isObject(names) && typeof names.kind === "string") {
+    if (!names.singular) names.singular = names.kind.toLowerCase();
+    if (!names.listKind) names.listKind = `${names.kind}List`;
+  }
+  if (!spec.conversion) spec.conversion = { strategy: "None" };
+  for (const v of spec.versions ?? []) {
+    for (const c of v.additionalPrinterColumns ?? []) {
+      if (c.priority === undefined) c.priority = 0;
+    }
+  }
+}
+
+function schemaStructuralErrors(s: Schema, path: string, errs: FieldError[], root: boolean): void {
+  const intOrString = s["x-kubernetes-int-or-string"] === true;
+  const preserve = s["x-kubernetes-preserve-unknown-fields"] === true;
+  if (!s.type && !intOrString && !preserve && !root) {
+    errs.push({
+      type: "FieldValueRequired",
+      field: `${path}.type`,
+      detail: "must not be empty for specified object fields",
+    });
+  }
+  if (root && s.type !== "object") {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: `${path}.type`,
+      value: s.type ?? "",
+      detail: "must be object at the root",
+    });
+  }
+  if (s.type === "array" && !s.items) {
+    errs.push({ type: "FieldValueRequired", field: `${path}.items`, detail: "must be specified" });
+  }
+  if (s.properties && isObject(s.additionalProperties)) {
+    errs.push({
+      type: "FieldValueForbidden",
+      field: `${path}.additionalProperties`,
+      detail: "additionalProperties and properties are mutual exclusive",
+    });
+  }
+  if (s["x-kubernetes-list-type"] === "map" && !s["x-kubernetes-list-map-keys"]?.length) {
+    errs.push({
+      type: "FieldValueRequired",
+      field: `${path}.x-kubernetes-list-map-keys`,
+      detail: "must not be empty if x-kubernetes-list-type is map",
+    });
+  }
+  for (const [k, child] of Object.entries(s.properties ?? {})) {
+    if (isObject(child))
+      schemaStructuralErrors(child as Schema, `${path}.properties[${k}]`, errs, false);
+  }
+  if (isObject(s.additionalProperties)) {
+    schemaStructuralErrors(s.additionalProperties, `${path}.additionalProperties`, errs, false);
+  }
+  if (isObject(s.items)) schemaStructuralErrors(s.items as Schema, `${path}.items`, errs, false);
+}
+
+/** ValidateCustomResourceDefinition: the checks a client hits in practice. */
+export function validateCrd(crd: Crd): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = crd.spec;
+  if (!isObject(spec)) return [{ type: "FieldValueRequired", field: "spec", detail: "" }];
+  const group = spec.group ?? "";
+  const names = (spec.names ?? {}) as CrdNames;
+  const name = crd.metadata?.name ?? "";
+  if (name !== `${names.plural}.${group}`) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "metadata.name",
+      value: name,
+      detail: 'must be spec.names.plural+"."+spec.group',
+    });
+  }
+  if (!group) errs.push({ type: "FieldValueRequired", field: "spec.group", detail: "" });
+  else {
+    for (const m of dnsSubdomainErrors(group)) {
+      errs.push({ type: "FieldValueInvalid", field: "spec.group", value: group, detail: m });
+    }
+    if (group.split(".").length < 2) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "spec.group",
+        value: group,
+        detail: "should be a domain with at least one dot",
+      });
+    }
+  }
+  if (spec.scope !== "Namespaced" && spec.scope !== "Cluster") {
+    errs.push({
+      type: "FieldValueNotSupported",
+      field: "spec.scope",
+      value: spec.scope ?? "",
+      detail: 'supported values: "Cluster", "Namespaced"',
+    });
+  }
+  if (!names.plural)
+    errs.push({ type: "FieldValueRequired", field: "spec.names.plural", detail: "" });
+  else {
+    for (const m of dnsLabelErrors(names.plural)) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "spec.names.plural",
+        value: names.plural,
+        detail: m,
+      });
+    }
+  }
+  if (!names.kind) errs.push({ type: "FieldValueRequired", field: "spec.names.kind", detail: "" });
+  const versions = spec.versions ?? [];
+  if (versions.length === 0) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "spec.versions",
+      value: versions,
+      detail: "must have exactly one version marked as storage version",
+    });
+  } else {
+    const storage = versions.filter((v) => v.storage).length;
+    if (storage !== 1) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "spec.versions",
+        value: versions,
+        detail: "must have exactly one version marked as storage version",
+      });
+    }
+    if (!versions.some((v) => v.served)) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "spec.versions",
+        value: versions,
+        detail: "must have at least one version marked as served",
+      });
+    }
+  }
+  versions.forEach((v, i) => {
+    const p = `spec.versions[${i}]`;
+    for (const m of dnsLabelErrors(v.name ?? "")) {
+      errs.push({ type: "FieldValueInvalid", field: `${p}.name`, value: v.name ?? "", detail: m });
+    }
+    const schema = v.schema?.openAPIV3Schema;
+    if (!schema) {
+      errs.push({
+        type: "FieldValueRequired",
+        field: `${p}.schema.openAPIV3Schema`,
+        detail: "schemas are required",
+      });
+    } else {
+      schemaStructuralErrors(schema, `${p}.schema.openAPIV3Schema`, errs, true);
+    }
+  });
+  if (spec.preserveUnknownFields === true) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "spec.preserveUnknownFields",
+      value: true,
+      detail: "must be false in order to use defaults in the schema",
+    });
+  }
+  return errs;
+}
+
+/** The served resource of an accepted CRD (versions in preference order). */
+export function resourceFromCrd(crd: Crd): ResourceInfo {
+  const spec = crd.spec;
+  const names = crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : spec.names;
+  const versions: ResourceVersionInfo[] = [...spec.versions]
+    .sort((a, b) => compareVersions(a.name, b.name))
+    .map((v) => ({
+      name: v.name,
+      served: v.served,
+      storage: v.storage,
+      ...(v.deprecated ? { deprecated: true } : {}),
+      ...(v.deprecationWarning ? { deprecationWarning: v.deprecationWarning } : {}),
+      ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
+      printerColumns: v.additionalPrinterColumns?.length
+        ? v.additionalPrinterColumns
+        : [
+            {
+              name: "Age",
+              type: "date",
+              jsonPath: ".metadata.creationTimestamp",
+              description:
+                "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+              priority: 0,
+            },
+          ],
+      status: isObject(v.subresources?.status),
+      ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+    }));
+  return {
+    group: spec.group,
+    resource: names.plural,
+    kind: names.kind,
+    listKind: names.listKind ?? `${names.kind}List`,
+    singular: names.singular ?? names.kind.toLowerCase(),
+    namespaced: spec.scope === "Namespaced",
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    versions,
+    custom: true,
+    generation: true,
+    unconditionalUpdate: false,
+    returnDeletedObject: false,
+    crdName: crd.metadata?.name ?? "",
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Reads CRD manifests from files or directories (`.yaml`, `.yml`, `.json`; multi-document
+ * YAML), as controller-runtime's `envtest.ReadCRDFiles` does, keeping only CRD documents.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseAllDocuments } from "yaml";
+import type { KubeObject } from "../api/types.js";
+
+export function readCrdFiles(paths: string[]): KubeObject[] {
+  const files: string[] = [];
+  for (const p of paths) {
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const f of readdirSync(p).sort()) {
+        if (/\.(ya?ml|json)$/.test(f) && statSync(join(p, f)).isFile()) files.push(join(p, f));
+      }
+    } else files.push(p);
+  }
+  const out: KubeObject[] = [];
+  for (const f of files) {
+    for (const doc of parseAllDocuments(readFileSync(f, "utf8"))) {
+      if (doc.errors.length > 0) throw new Error(`${f}: ${doc.errors[0]!.message}`);
+      const v = doc.toJS() as KubeObject | null;
+      if (v && v.kind === "CustomResourceDefinition") out.push(v);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,175 @@
+/**
+ * `startTestEnv`: the public entry point. Starts an embedded API server (or, with
+ * `USE_EXISTING_CLUSTER=true`, takes the cluster of the current kubeconfig), installs CRDs and
+ * waits until they are Established, writes a kubeconfig, and hands back a `TestEnv`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KubeConfig, KubernetesObjectApi } from "@kubernetes/client-node";
+import type { KubeObject } from "./api/types.js";
+import { crdBucket } from "./controllers/crd-controller.js";
+import type { Crd } from "./crd/crd.js";
+import { readCrdFiles } from "./crd/files.js";
+import { createFaults, type Faults } from "./faults.js";
+import { installFeatures } from "./features.js";
+import { kubeConfigOf, writeKubeconfig } from "./kubeconfig.js";
+import { ApiServer } from "./server.js";
+
+export interface TestEnvOptions {
+  /** CRD manifests (files or directories) installed and awaited Established. */
+  crdDirectoryPaths?: string[];
+  /** Garbage collection of dependents and namespace cleanup (default true, as a real cluster). */
+  gc?: boolean;
+  /** Simulate the kubelet and built-in controllers: pods Ready, workloads report ready replicas. */
+  simulate?: boolean;
+  /** "rbac" evaluates Roles/ClusterRoles/bindings for every non-admin request (default "none"). */
+  auth?: "none" | "rbac";
+  /** Port to listen on (default: a random free port). */
+  port?: number;
+  /** Where to write the kubeconfig (default: a temporary file removed by stop()). */
+  kubeconfigPath?: string;
+}
+
+export interface TestEnv {
+  url: string;
+  kubeConfig: KubeConfig;
+  kubeconfigPath: string;
+  adminToken: string;
+  tokenFor(user: string, groups?: string[]): string;
+  kubeConfigFor(user: string, groups?: string[]): KubeConfig;
+  faults: Faults;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function isEstablished(crd: KubeObject | undefined): boolean {
+  const conds = ((crd as Crd | undefined)?.status?.conditions ?? []) as {
+    type?: string;
+    status?: string;
+  }[];
+  return conds.some((c) => c.type === "Established" && c.status === "True");
+}
+
+async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEnv> {
+  if (process.env.USE_EXISTING_CLUSTER === "true") return useExistingCluster(options);
+  const server = new ApiServer({ ...(options.port !== undefined ? { port: options.port } : {}) });
+  installFeatures(server, {
+    gc: options.gc ?? true,
+    simulate: options.simulate ?? false,
+    auth: options.auth ?? "none",
+  });
+  const faults = createFaults(server);
+  await server.listen(options.port ?? 0);
+
+  for (const crd of readCrdFiles(options.crdDirectoryPaths ?? [])) {
+    server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd);
+  }
+  const names = server
+    .list("apiextensions.k8s.io", "customresourcedefinitions")
+    .map((c) => c.metadata?.name ?? "");
+  await waitFor(
+    () => names.every((n) => isEstablished(server.store.get(crdBucket, undefined, n))),
+    `CRDs ${names.join(", ")} to be Established`,
+  );
+
+  let tmpDir: string | undefined;
+  let kubeconfigPath = options.kubeconfigPath;
+  if (!kubeconfigPath) {
+    tmpDir = mkdtempSync(join(tmpdir(), "envtest-"));
+    kubeconfigPath = join(tmpDir, "kubeconfig");
+  }
+  const connection = () => ({
+    server: server.url,
+    caPem: server.tls.caPem,
+    token: server.auth.adminToken,
+  });
+  writeKubeconfig(kubeconfigPath, connection());
+
+  return {
+    url: server.url,
+    kubeConfig: kubeConfigOf(connection()),
+    kubeconfigPath,
+    adminToken: server.auth.adminToken,
+    tokenFor: (user, groups) => server.auth.tokenFor(user, groups),
+    kubeConfigFor: (user, groups) =>
+      kubeConfigOf({ ...connection(), token: server.auth.tokenFor(user, groups), user }),
+    faults,
+    async restart() {
+      const port = server.port;
+      await server.close();
+      await server.listen(port);
+    },
+    async stop() {
+      await server.close();
+      if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** USE_EXISTING_CLUSTER=true: install the CRDs into the current cluster and start nothing. */
+async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
+  const kc = new KubeConfig();
+  kc.loadFromDefault();
+  const client = KubernetesObjectApi.makeApiClient(kc);
+  const crds = readCrdFiles(options.crdDirectoryPaths ?? []);
+  for (const crd of crds) {
+    try {
+      await client.create(crd as never);
+    } catch (e) {
+      if ((e as { code?: number }).code !== 409) throw e;
+      const live = await client.read(crd as never);
+      await client.replace({
+        ...crd,
+        metadata: { ...crd.metadata, resourceVersion: live.metadata?.resourceVersion },
+      } as never);
+    }
+  }
+  await waitFor(
+    async () => {
+      for (const crd of crds) {
+        const live = (await client.read(crd as never)) as unknown as KubeObject;
+        if (!isEstablished(live)) return false;
+      }
+      return true;
+    },
+    "CRDs to be Established",
+    30_000,
+  );
+  const unsupported = (what: string) => () => {
+    throw new Error(`${what} is not available with USE_EXISTING_CLUSTER=true`);
+  };
+  const cluster = kc.getCurrentCluster();
+  return {
+    url: cluster?.server ?? "",
+    kubeConfig: kc,
+    kubeconfigPath:
+      process.env.KUBECONFIG?.split(":")[0] ?? join(process.env.HOME ?? "", ".kube", "config"),
+    adminToken: kc.getCurrentUser()?.token ?? "",
+    tokenFor: unsupported("tokenFor") as never,
+    kubeConfigFor: unsupported("kubeConfigFor") as never,
+    faults: {
+      dropWatches: unsupported("faults.dropWatches"),
+      expireHistory: unsupported("faults.expireHistory"),
+      failNext: unsupported("faults.failNext"),
+      delay: unsupported("faults.delay"),
+      reset: () => {},
+    },
+    restart: async () => unsupported("restart")(),
+    // Like controller-runtime, CRDs stay installed in an existing cluster.
+    stop: async () => {},
+  };
+}

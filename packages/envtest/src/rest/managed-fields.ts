@@ -1,0 +1,283 @@
+/**
+ * managedFields bookkeeping (`apimachinery/pkg/util/managedfields`): every write records which
+ * manager owns which fields, as FieldsV1 sets (`f:` fields, `k:` keyed list items, `v:` set
+ * values, `.` the node itself). Update operations own what they changed; server-side apply
+ * (see apply.ts) owns what it applied.
+ */
+
+import { nowTime } from "../api/meta.js";
+import {
+  deepEqual,
+  isObject,
+  type JsonObject,
+  type KubeObject,
+  type ManagedFieldsEntry,
+  type ResourceInfo,
+  type ResourceVersionInfo,
+  type Schema,
+} from "../api/types.js";
+
+/** A field set as a tree of FieldsV1 keys; a present "." marks the node itself. */
+export type FieldSet = Map<string, FieldSet>;
+
+/** Metadata the server owns: never part of anyone's field set. */
+const serverMeta = new Set([
+  "name",
+  "namespace",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "managedFields",
+  "selfLink",
+  "generateName",
+]);
+
+/** Known associative lists of built-ins and metadata, by field name. */
+const builtinListKeys: Record<string, string[]> = {
+  ownerReferences: ["uid"],
+  conditions: ["type"],
+  containers: ["name"],
+  initContainers: ["name"],
+  env: ["name"],
+  volumes: ["name"],
+  volumeMounts: ["mountPath"],
+  ports: ["containerPort", "protocol"],
+  imagePullSecrets: ["name"],
+};
+
+export interface ListShape {
+  type: "atomic" | "set" | "map";
+  keys: string[];
+}
+
+/** How a list at a schema node merges: CRD markers, else the built-in table, else atomic. */
+export function listShape(
+  schema: Schema | undefined,
+  fieldName: string,
+  custom: boolean,
+): ListShape {
+  const lt = schema?.["x-kubernetes-list-type"];
+  if (lt === "map") return { type: "map", keys: schema?.["x-kubernetes-list-map-keys"] ?? [] };
+  if (lt === "set") return { type: "set", keys: [] };
+  if (lt === "atomic") return { type: "atomic", keys: [] };
+  if (fieldName === "finalizers") return { type: "set", keys: [] };
+  if (!custom || fieldName === "ownerReferences") {
+    const keys = builtinListKeys[fieldName];
+    if (keys) return { type: "map", keys };
+  }
+  return { type: "atomic", keys: [] };
+}
+
+export function itemKey(item: unknown, shape: ListShape): string | undefined {
+  if (shape.type === "set") return `v:${JSON.stringify(item)}`;
+  if (shape.type === "map" && isObject(item)) {
+    const k: JsonObject = {};
+    for (const key of [...shape.keys].sort()) if (item[key] !== undefined) k[key] = item[key];
+    return `k:${JSON.stringify(k)}`;
+  }
+  return undefined;
+}
+
+function childSchema(schema: Schema | undefined, key: string): Schema | undefined {
+  if (!schema) return undefined;
+  return (
+    schema.properties?.[key] ??
+    (isObject(schema.additionalProperties) ? schema.additionalProperties : undefined)
+  );
+}
+
+function isMapNode(schema: Schema | undefined, fieldName: string, custom: boolean): boolean {
+  if (schema) return isObject(schema.additionalProperties) || schema.additionalProperties === true;
+  if (custom) return false;
+  return [
+    "labels",
+    "annotations",
+    "data",
+    "binaryData",
+    "stringData",
+    "matchLabels",
+    "selector",
+    "nodeSelector",
+  ].includes(fieldName);
+}
+
+/**
+ * The leaf fields of `value` that differ from `old` (all of them when `old` is undefined),
+ * walking objects granularly and lists per their shape.
+ */
+export function changedFields(
+  value: unknown,
+  old: unknown,
+  schema: Schema | undefined,
+  custom: boolean,
+  fieldName = "",
+  root = true,
+): FieldSet {
+  const set: FieldSet = new Map();
+  if (isObject(value) && !(schema?.["x-kubernetes-map-type"] === "atomic")) {
+    const o = isObject(old) ? old : undefined;
+    for (const [k, v] of Object.entries(value)) {
+      if (root && (k === "apiVersion" || k === "kind")) continue;
+      if (root && k === "metadata" && isObject(v)) {
+        const ms: FieldSet = new Map();
+        for (const [mk, mv] of Object.entries(v)) {
+          if (serverMeta.has(mk)) continue;
+          const om = o && isObject(o.metadata) ? o.metadata[mk] : undefined;
+          if (deepEqual(mv, om)) continue;
+          const sub = changedFields(mv, om, undefined, false, mk, false);
+          ms.set(`f:${mk}`, sub);
+        }
+        if (ms.size) set.set("f:metadata", ms);
+        continue;
+      }
+      const ov = o?.[k];
+      if (deepEqual(v, ov)) continue;
+      const cs = childSchema(schema, k);
+      const sub = changedFields(v, ov, cs, custom, k, false);
+      if ((isObject(v) && isMapNode(cs, k, custom)) || Array.isArray(v)) sub.set(".", new Map());
+      set.set(`f:${k}`, sub);
+    }
+    return set;
+  }
+  if (Array.isArray(value)) {
+    const shape = listShape(schema, fieldName, custom);
+    if (shape.type === "atomic") return set;
+    const oldItems = Array.isArray(old) ? old : [];
+    for (const item of value) {
+      const key = itemKey(item, shape);
+      if (!key) continue;
+      const prev = oldItems.find((x) => itemKey(x, shape) === key);
+      if (prev !== undefined && deepEqual(prev, item)) continue;
+      const sub =
+        shape.type === "map"
+          ? changedFields(item, prev, schema?.items, custom, "", false)
+          : new Map();
+      sub.set(".", new Map());
+      set.set(key, sub);
+    }
+    set.delete(".");
+    return set;
+  }
+  return set;
+}
+
+export function toFieldsV1(set: FieldSet): JsonObject {
+  const out: JsonObject = {};
+  const keys = [...set.keys()].sort((a, b) =>
+    a === "." ? -1 : b === "." ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
+  for (const k of keys) out[k] = toFieldsV1(set.get(k)!);
+  return out;
+}
+
+export function fromFieldsV1(v: unknown): FieldSet {
+  const set: FieldSet = new Map();
+  if (!isObject(v)) return set;
+  for (const [k, child] of Object.entries(v)) set.set(k, fromFieldsV1(child));
+  return set;
+}
+
+export function union(a: FieldSet, b: FieldSet): FieldSet {
+  const out: FieldSet = new Map(a);
+  for (const [k, v] of b) out.set(k, out.has(k) ? union(out.get(k)!, v) : v);
+  return out;
+}
+
+/** `a` without the leaves in `b` (and without nodes left empty by that). */
+export function difference(a: FieldSet, b: FieldSet): FieldSet {
+  const out: FieldSet = new Map();
+  for (const [k, v] of a) {
+    const bv = b.get(k);
+    if (!bv) {
+      out.set(k, v);
+      continue;
+    }
+    if (v.size === 0 || bv.size === 0) {
+      if (bv.size === 0) continue;
+      // `a` owns the node as a leaf, `b` owns something beneath: `a` keeps the node.
+      out.set(k, v);
+      continue;
+    }
+    const d = difference(v, bv);
+    if (d.size > 0 && !(d.size === 1 && d.has(".") && !v.has("."))) out.set(k, d);
+  }
+  return out;
+}
+
+/** Leaf paths of a set, for conflict reporting (`.spec.replicas`). */
+export function leafPaths(set: FieldSet, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const [k, v] of set) {
+    if (k === ".") {
+      out.push(prefix);
+      continue;
+    }
+    const seg = k.startsWith("f:") ? `.${k.slice(2)}` : `[${k.slice(2)}]`;
+    if (v.size === 0) out.push(prefix + seg);
+    else out.push(...leafPaths(v, prefix + seg));
+  }
+  return out;
+}
+
+export interface ManagedFieldsContext {
+  manager: string;
+  operation: "Apply" | "Update";
+  apiVersion: string;
+  subresource?: string;
+  info: ResourceInfo;
+  version: ResourceVersionInfo;
+  /** For Apply: the exact set applied (replaces the manager's previous set). */
+  applied?: FieldSet;
+}
+
+function sameEntry(e: ManagedFieldsEntry, ctx: ManagedFieldsContext): boolean {
+  return (
+    e.manager === ctx.manager &&
+    e.operation === ctx.operation &&
+    (e.subresource ?? "") === (ctx.subresource ?? "") &&
+    (ctx.operation === "Apply" || e.apiVersion === ctx.apiVersion)
+  );
+}
+
+/** Updates `obj.metadata.managedFields` for a write of `obj` over `old`. */
+export function recordManagedFields(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  ctx: ManagedFieldsContext,
+): void {
+  if (!obj.metadata) obj.metadata = {};
+  const meta = obj.metadata;
+  const existing: ManagedFieldsEntry[] = (old?.metadata?.managedFields ?? []).map((e) => ({
+    ...e,
+  }));
+  const changed = ctx.applied ?? changedFields(obj, old, ctx.version.schema, ctx.info.custom);
+  if (changed.size === 0 && !ctx.applied) {
+    meta.managedFields = existing.length ? existing : undefined;
+    if (!meta.managedFields) delete meta.managedFields;
+    return;
+  }
+  const entries: ManagedFieldsEntry[] = [];
+  let mine: FieldSet = new Map();
+  for (const e of existing) {
+    if (sameEntry(e, ctx)) {
+      if (ctx.operation === "Update") mine = union(mine, fromFieldsV1(e.fieldsV1));
+      continue;
+    }
+    const rest = difference(fromFieldsV1(e.fieldsV1), changed);
+    if (rest.size > 0) entries.push({ ...e, fieldsV1: toFieldsV1(rest) });
+  }
+  mine = ctx.applied ? ctx.applied : union(mine, changed);
+  entries.push({
+    manager: ctx.manager,
+    operation: ctx.operation,
+    apiVersion: ctx.apiVersion,
+    time: nowTime(),
+    fieldsType: "FieldsV1",
+    fieldsV1: toFieldsV1(mine),
+    ...(ctx.subresource ? { subresource: ctx.subresource } : {}),
+  });
+  meta.managedFields = entries;
+}

@@ -1,0 +1,887 @@
+/**
+ * The REST verbs on stored objects — create, get, list, update, patch, delete,
+ * deletecollection and the status/scale subresources — with the semantics of kube-apiserver's
+ * generic registry (`registry/generic/registry/store.go`) and the CR strategies: server-set
+ * metadata, optimistic concurrency, generation, status isolation, finalizers and graceful
+ * deletion, dryRun, and the create/update admission envtest's apiserver runs (namespace lifecycle).
+ */
+import { ApiError, errors, type FieldError } from "../api/errors.js";
+import {
+  finalizerWarnings,
+  generateName,
+  newUid,
+  nowTime,
+  validateObjectMeta,
+} from "../api/meta.js";
+import { bucketKey } from "../api/registry.js";
+import {
+  type FieldSelector,
+  type LabelSelector,
+  parseFieldSelector,
+  parseLabelSelector,
+} from "../api/selectors.js";
+import {
+  deepClone,
+  deepEqual,
+  groupVersion,
+  isObject,
+  type JsonObject,
+  type KubeObject,
+  type ObjectMeta,
+  type ResourceInfo,
+  type ResourceVersionInfo,
+} from "../api/types.js";
+import type { Store } from "../store/store.js";
+import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
+import { recordManagedFields } from "./managed-fields.js";
+import {
+  coerceCustomResource,
+  fieldValidationOf,
+  fromStorage,
+  schemaErrors,
+  storageApiVersion,
+} from "./schema-pipeline.js";
+import { parseBool, type RequestScope } from "./scope.js";
+
+export interface WriteResult {
+  code: number;
+  body: KubeObject;
+}
+
+/** Hooks other parts plug into the write path (CRD validation, RBAC escalation checks, …). */
+export interface AdmissionHook {
+  /** Called before storing a create or update; throws to reject, may mutate `obj`. */
+  admit?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  gracePeriodSeconds?: number;
+  dryRun?: string[];
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+const immortalNamespaces = new Set(["default", "kube-system", "kube-public"]);
+
+function meta(o: KubeObject): ObjectMeta {
+  if (!isObject(o.metadata)) o.metadata = {};
+  return o.metadata as ObjectMeta;
+}
+
+function gr(info: ResourceInfo) {
+  return { group: info.group, resource: info.resource };
+}
+
+export function isDryRun(query: URLSearchParams, opts?: DeleteOptions): boolean {
+  const values = [...query.getAll("dryRun"), ...(opts?.dryRun ?? [])];
+  for (const v of values) {
+    if (v !== "All") {
+      throw errors.badRequest(`Invalid dry run value: ${v}, only "All" is supported`);
+    }
+  }
+  return values.length > 0;
+}
+
+/** The part of an object that bumps generation when it changes. */
+function generationRelevant(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  o: KubeObject,
+): unknown {
+  if (info.custom) {
+    const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o;
+    // With a status subresource, status writes never bump generation.
+    if (version.status) delete rest.status;
+    return rest;
+  }
+  return o.spec;
+}
+
+export class ObjectRest {
+  readonly hooks: AdmissionHook[] = [];
+
+  constructor(private readonly store: Store) {}
+
+  private bucket(info: ResourceInfo): string {
+    return bucketKey(info.group, info.resource);
+  }
+
+  private existing(scope: RequestScope): KubeObject {
+    const found = this.store.get(this.bucket(scope.info), scope.namespace, scope.name ?? "");
+    if (!found) throw errors.notFound(gr(scope.info), scope.name ?? "");
+    return found;
+  }
+
+  /** Checks NamespaceLifecycle admission for writes into a namespace. */
+  private admitNamespace(scope: RequestScope, name: string): void {
+    if (!scope.info.namespaced || !scope.namespace) return;
+    const ns = this.store.get(bucketKey("", "namespaces"), undefined, scope.namespace);
+    if (!ns) throw errors.notFound({ group: "", resource: "namespaces" }, scope.namespace);
+    if (
+      ns.metadata?.deletionTimestamp ||
+      (ns.status as JsonObject | undefined)?.phase === "Terminating"
+    ) {
+      throw errors.forbidden(
+        gr(scope.info),
+        name,
+        `unable to create new content in namespace ${scope.namespace} because it is being terminated`,
+        [
+          {
+            reason: "NamespaceTerminating",
+            message: `namespace ${scope.namespace} is being terminated`,
+            field: "metadata.namespace",
+          },
+        ],
+      );
+    }
+  }
+
+  /** Decodes the request body's type and namespace against the endpoint. */
+  private checkTypeAndNamespace(
+    scope: RequestScope,
+    obj: KubeObject,
+    verb: "create" | "update",
+  ): void {
+    const expected = groupVersion(scope.info.group, scope.version.name);
+    if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
+      const isScale = scope.subresource === "scale";
+      if (!isScale) {
+        throw errors.badRequest(
+          `the API version in the data (${obj.apiVersion}) does not match the expected API version (${expected})`,
+        );
+      }
+    }
+    if (scope.subresource !== "scale" && obj.kind !== undefined && obj.kind !== scope.info.kind) {
+      if (scope.info.custom) {
+        throw errors.invalid(scope.info.kind, scope.info.group, obj.metadata?.name ?? "", [
+          {
+            type: "FieldValueInvalid",
+            field: "kind",
+            value: obj.kind,
+            detail: `must be ${scope.info.kind}`,
+          },
+        ]);
+      }
+      throw errors.badRequest(
+        `the kind in the data (${obj.kind}) does not match the expected kind (${scope.info.kind})`,
+      );
+    }
+    obj.apiVersion = expected;
+    obj.kind = scope.info.kind;
+    const m = meta(obj);
+    if (scope.info.namespaced) {
+      if (!m.namespace) m.namespace = scope.namespace;
+      else if (scope.namespace && m.namespace !== scope.namespace) {
+        throw errors.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request",
+        );
+      }
+    } else {
+      delete m.namespace;
+    }
+    if (
+      verb === "update" &&
+      m.name !== undefined &&
+      scope.name !== undefined &&
+      m.name !== scope.name
+    ) {
+      throw errors.badRequest(
+        `the name of the object (${m.name}) does not match the name on the URL (${scope.name})`,
+      );
+    }
+  }
+
+  /** Defaulting, pruning and validation of a candidate object; returns it ready to store. */
+  private admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
+    const info = scope.info;
+    const fieldErrors: FieldError[] = [];
+    if (info.custom) {
+      coerceCustomResource(
+        info,
+        scope.version,
+        obj,
+        fieldValidationOf(scope.query),
+        scope.warnings,
+      );
+    } else {
+      fieldValidationOf(scope.query);
+      defaultBuiltin(info, obj);
+    }
+    for (const hook of this.hooks) hook.admit?.(scope, obj, old);
+    fieldErrors.push(
+      ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: nameRuleFor(info) }),
+    );
+    if (info.custom) {
+      fieldErrors.push(
+        ...schemaErrors(scope.version, obj, scope.subresource === "status" ? "status" : undefined),
+      );
+    } else {
+      fieldErrors.push(...validateBuiltin(info, obj));
+    }
+    if (old) {
+      const om = old.metadata ?? {};
+      const nm = meta(obj);
+      if (om.deletionTimestamp) {
+        const added = (nm.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
+        if (added.length > 0) {
+          fieldErrors.push({
+            type: "FieldValueForbidden",
+            field: "metadata.finalizers",
+            detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added
+              .map((f) => JSON.stringify(f))
+              .join(", ")}}`,
+          });
+        }
+      }
+    }
+    if (fieldErrors.length > 0) {
+      throw errors.invalid(
+        info.kind,
+        info.group,
+        obj.metadata?.name ?? obj.metadata?.generateName ?? "",
+        fieldErrors,
+      );
+    }
+    scope.warnings.push(...finalizerWarnings(obj));
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  get(scope: RequestScope): KubeObject {
+    const stored = this.existing(scope);
+    return this.present(scope.info, scope.version, stored);
+  }
+
+  /** Serves a stored object in the requested version. */
+  present(info: ResourceInfo, version: ResourceVersionInfo, stored: KubeObject): KubeObject {
+    return fromStorage(info, version, stored);
+  }
+
+  selectors(scope: RequestScope): { label?: LabelSelector; field?: FieldSelector } {
+    const ls = scope.query.get("labelSelector");
+    const fs = scope.query.get("fieldSelector");
+    return {
+      ...(ls ? { label: parseLabelSelector(ls) } : {}),
+      ...(fs ? { field: parseFieldSelector(fs, scope.info) } : {}),
+    };
+  }
+
+  /** The stored objects a list or watch selects (namespace + selectors). */
+  matcher(scope: RequestScope): (o: KubeObject) => boolean {
+    const { label, field } = this.selectors(scope);
+    const ns = scope.info.namespaced ? scope.namespace : undefined;
+    return (o) =>
+      (ns === undefined || o.metadata?.namespace === ns) &&
+      (!label || label(o.metadata?.labels)) &&
+      (!field || field(o));
+  }
+
+  list(scope: RequestScope): KubeObject {
+    const q = scope.query;
+    const rv = q.get("resourceVersion") ?? "";
+    const rvMatch = q.get("resourceVersionMatch") ?? "";
+    if (rvMatch && !rv) {
+      throw errors.invalidOptions("ListOptions", [
+        {
+          type: "FieldValueForbidden",
+          field: "resourceVersionMatch",
+          detail: "resourceVersionMatch is forbidden unless resourceVersion is provided",
+        },
+      ]);
+    }
+    if (rvMatch && rvMatch !== "NotOlderThan" && rvMatch !== "Exact") {
+      throw errors.invalidOptions("ListOptions", [
+        {
+          type: "FieldValueNotSupported",
+          field: "resourceVersionMatch",
+          value: rvMatch,
+          detail: 'supported values: "Exact", "NotOlderThan"',
+        },
+      ]);
+    }
+    if (q.has("sendInitialEvents")) {
+      throw errors.invalidOptions("ListOptions", [
+        {
+          type: "FieldValueForbidden",
+          field: "sendInitialEvents",
+          detail: "sendInitialEvents is forbidden for list",
+        },
+      ]);
+    }
+    const current = this.store.currentRV();
+    if (rv && rv !== "0") {
+      const n = Number(rv);
+      if (!Number.isInteger(n) || n < 0) {
+        throw errors.badRequest(`invalid resource version: ${rv}`);
+      }
+      if (n > current) {
+        throw errors.timeout(`Too large resource version: ${n}, current: ${current}`, [
+          { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
+        ]);
+      }
+      if (rvMatch === "Exact" && n !== current) {
+        throw errors.expired("The resourceVersion for the provided list is too old.");
+      }
+    }
+    const match = this.matcher(scope);
+    const ns = scope.info.namespaced ? scope.namespace : undefined;
+    let items = this.store.list(this.bucket(scope.info), ns).filter(match);
+    const listMeta: JsonObject = { resourceVersion: String(current) };
+    // Pagination: continue tokens carry the last key served; pages see the current state.
+    const cont = q.get("continue");
+    if (cont) {
+      let token: { rv?: number; start?: string; v?: string };
+      try {
+        token = JSON.parse(Buffer.from(cont, "base64url").toString());
+      } catch {
+        throw errors.badRequest(`continue key is not valid: illegal base64 data`);
+      }
+      if (token.v !== "meta.k8s.io/v1" || typeof token.start !== "string") {
+        throw errors.badRequest(
+          "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+        );
+      }
+      if (
+        typeof token.rv === "number" &&
+        token.rv < this.store.oldestRV(this.bucket(scope.info)) &&
+        token.rv < current - 100000
+      ) {
+        throw errors.expired(
+          "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
+        );
+      }
+      const start = token.start;
+      items = items.filter((o) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name}` >= start);
+    }
+    const limit = Number(q.get("limit") ?? "0");
+    if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
+      const next = items[limit]!;
+      const start = `${next.metadata?.namespace ?? ""}/${next.metadata?.name}`;
+      listMeta.continue = Buffer.from(
+        JSON.stringify({ v: "meta.k8s.io/v1", rv: current, start }),
+      ).toString("base64url");
+      listMeta.remainingItemCount = items.length - limit;
+      items = items.slice(0, limit);
+    }
+    return {
+      apiVersion: groupVersion(scope.info.group, scope.version.name),
+      kind: scope.info.listKind,
+      metadata: listMeta,
+      items: items.map((o) => this.present(scope.info, scope.version, o)),
+    };
+  }
+
+  // ---------------------------------------------------------------- create
+
+  create(scope: RequestScope, body: KubeObject, opts: { apply?: boolean } = {}): WriteResult {
+    const info = scope.info;
+    if (info.terminating) {
+      throw new ApiError(
+        405,
+        "MethodNotAllowed",
+        "create not allowed while custom resource definition is terminating",
+      );
+    }
+    const dryRun = isDryRun(scope.query);
+    const obj = deepClone(body);
+    this.checkTypeAndNamespace(scope, obj, "create");
+    const m = meta(obj);
+    if (!m.name && m.generateName) m.name = generateName(m.generateName);
+    this.admitNamespace(scope, m.name ?? "");
+    if (m.resourceVersion) {
+      throw errors.internal("resourceVersion should not be set on objects to be created");
+    }
+    delete m.uid;
+    delete m.creationTimestamp;
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    delete m.generation;
+    delete m.selfLink;
+    if (m.ownerReferences) {
+      const seen = new Set<string>();
+      m.ownerReferences = m.ownerReferences.filter((r) => {
+        if (seen.has(r.uid)) {
+          scope.warnings.push(
+            `metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${r.uid}`,
+          );
+          return false;
+        }
+        seen.add(r.uid);
+        return true;
+      });
+    }
+    const version = scope.version;
+    if (version.status && scope.subresource !== "status") {
+      if (info.custom) delete obj.status;
+      else if (!["namespaces", "pods", "services"].includes(info.resource) || info.group !== "") {
+        delete obj.status;
+      }
+    }
+    this.admit(scope, obj, undefined);
+    if (!m.name) {
+      throw errors.invalid(info.kind, info.group, "", [
+        {
+          type: "FieldValueRequired",
+          field: "metadata.name",
+          detail: "name or generateName is required",
+        },
+      ]);
+    }
+    if (this.store.get(this.bucket(info), m.namespace, m.name)) {
+      if (m.generateName && !body.metadata?.name) {
+        // Upstream retries generated names on conflict; one retry with a new suffix suffices here.
+        m.name = generateName(m.generateName);
+      }
+      if (this.store.get(this.bucket(info), m.namespace, m.name)) {
+        throw errors.alreadyExists(gr(info), m.name);
+      }
+    }
+    m.uid = newUid();
+    m.creationTimestamp = nowTime();
+    if (info.generation) m.generation = 1;
+    recordManagedFields(obj, undefined, {
+      manager: scope.manager,
+      operation: opts.apply ? "Apply" : "Update",
+      apiVersion: groupVersion(info.group, version.name),
+      subresource: scope.subresource,
+      info,
+      version,
+    });
+    const stored = this.toStorage(info, obj);
+    if (dryRun) {
+      return { code: 201, body: this.present(info, version, stored) };
+    }
+    const rv = this.store.nextRV();
+    meta(stored).resourceVersion = String(rv);
+    this.store.commit(this.bucket(info), "ADDED", stored, rv);
+    return { code: 201, body: this.present(info, version, stored) };
+  }
+
+  private toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
+    const stored = obj;
+    stored.apiVersion = storageApiVersion(info);
+    stored.kind = info.kind;
+    return stored;
+  }
+
+  // ---------------------------------------------------------------- update
+
+  /**
+   * Replaces an object (PUT), or stores the result of a patch. `precondition` is the
+   * resourceVersion the client asserted; `requireRV` rejects a PUT without one for kinds that
+   * forbid unconditional updates.
+   */
+  update(
+    scope: RequestScope,
+    body: KubeObject,
+    opts: { patch?: boolean; apply?: boolean } = {},
+  ): WriteResult {
+    const info = scope.info;
+    const version = scope.version;
+    const dryRun = isDryRun(scope.query);
+    const oldStored = this.existing(scope);
+    const old = this.present(info, version, oldStored);
+    let obj = deepClone(body);
+    this.checkTypeAndNamespace(scope, obj, "update");
+    const m = meta(obj);
+    if (m.name === undefined) m.name = scope.name;
+    const om = old.metadata ?? {};
+
+    const rv = m.resourceVersion;
+    if (rv) {
+      if (rv !== om.resourceVersion) throw errors.optimisticLock(gr(info), scope.name ?? "");
+    } else if (!opts.patch && !info.unconditionalUpdate) {
+      // Upstream names the resource, not the kind, in this message.
+      throw errors.invalid(info.resource, info.group, scope.name ?? "", [
+        {
+          type: "FieldValueInvalid",
+          field: "metadata.resourceVersion",
+          value: 0n,
+          detail: "must be specified for an update",
+        },
+      ]);
+    }
+
+    if (scope.subresource === "status") {
+      const next = deepClone(old);
+      next.status = obj.status;
+      if (next.status === undefined) delete next.status;
+      meta(next).managedFields = m.managedFields ?? om.managedFields;
+      obj = next;
+    } else if (version.status) {
+      if (old.status === undefined) delete obj.status;
+      else obj.status = deepClone(old.status);
+    }
+    const isNamespace = info.group === "" && info.resource === "namespaces";
+    if (isNamespace) {
+      // Only the finalize subresource changes spec.finalizers (namespace strategy).
+      const spec = isObject(obj.spec) ? obj.spec : {};
+      const oldFinalizers = (old.spec as JsonObject | undefined)?.finalizers;
+      if (scope.subresource !== "finalize") {
+        if (oldFinalizers === undefined) delete spec.finalizers;
+        else spec.finalizers = deepClone(oldFinalizers);
+      }
+      obj.spec = spec;
+    }
+    const nm = meta(obj);
+    if (nm.uid && nm.uid !== om.uid) {
+      throw errors.invalid(info.kind, info.group, scope.name ?? "", [
+        {
+          type: "FieldValueInvalid",
+          field: "metadata.uid",
+          value: nm.uid,
+          detail: "field is immutable",
+        },
+      ]);
+    }
+    nm.uid = om.uid;
+    nm.creationTimestamp = om.creationTimestamp;
+    nm.namespace = om.namespace;
+    if (om.deletionTimestamp) nm.deletionTimestamp = om.deletionTimestamp;
+    else delete nm.deletionTimestamp;
+    if (om.deletionGracePeriodSeconds !== undefined)
+      nm.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    else delete nm.deletionGracePeriodSeconds;
+    if (om.generation !== undefined) nm.generation = om.generation;
+    else delete nm.generation;
+    nm.resourceVersion = om.resourceVersion;
+
+    this.admit(scope, obj, old);
+    if (
+      info.generation &&
+      !deepEqual(generationRelevant(info, version, obj), generationRelevant(info, version, old))
+    ) {
+      nm.generation = (om.generation ?? 0) + 1;
+    }
+    recordManagedFields(obj, old, {
+      manager: scope.manager,
+      operation: opts.apply ? "Apply" : "Update",
+      apiVersion: groupVersion(info.group, version.name),
+      subresource: scope.subresource,
+      info,
+      version,
+    });
+
+    const stored = this.toStorage(info, obj);
+    // Compare against the stored form (other versions' defaults must not count as changes).
+    const unchanged = deepEqual(
+      stripVolatile(stored),
+      stripVolatile(this.toStorage(info, deepClone(oldStored))),
+    );
+    const finalizersGone =
+      !!nm.deletionTimestamp &&
+      (nm.finalizers ?? []).length === 0 &&
+      (!isNamespace ||
+        (((obj.spec as JsonObject | undefined)?.finalizers as unknown[] | undefined) ?? [])
+          .length === 0);
+    if (unchanged && !finalizersGone) {
+      return { code: 200, body: this.present(info, version, oldStored) };
+    }
+    if (finalizersGone) {
+      if (dryRun) return { code: 200, body: this.present(info, version, stored) };
+      const drv = this.store.nextRV();
+      nm.resourceVersion = String(drv);
+      this.store.commit(this.bucket(info), "DELETED", stored, drv, oldStored);
+      return { code: 200, body: this.present(info, version, stored) };
+    }
+    if (dryRun) return { code: 200, body: this.present(info, version, stored) };
+    const nrv = this.store.nextRV();
+    nm.resourceVersion = String(nrv);
+    this.store.commit(this.bucket(info), "MODIFIED", stored, nrv, oldStored);
+    return { code: 200, body: this.present(info, version, stored) };
+  }
+
+  /** PUT namespaces/<n>/finalize: sets spec.finalizers; an emptied terminating namespace goes. */
+  finalizeNamespace(scope: RequestScope, next: KubeObject): WriteResult {
+    return this.update({ ...scope, subresource: "finalize" }, next);
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  delete(scope: RequestScope, opts: DeleteOptions): WriteResult {
+    const info = scope.info;
+    validateDeleteOptions(opts);
+    const dryRun = isDryRun(scope.query, opts);
+    const stored = this.existing(scope);
+    const sm = stored.metadata ?? {};
+    if (
+      info.group === "" &&
+      info.resource === "namespaces" &&
+      immortalNamespaces.has(sm.name ?? "")
+    ) {
+      throw errors.forbidden(gr(info), sm.name ?? "", "this namespace may not be deleted");
+    }
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== sm.uid) {
+      throw errors.conflict(
+        gr(info),
+        sm.name ?? "",
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${sm.uid}`,
+      );
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== sm.resourceVersion) {
+      throw errors.conflict(
+        gr(info),
+        sm.name ?? "",
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${sm.resourceVersion}`,
+      );
+    }
+    return this.deleteStored(info, scope.version, stored, opts, dryRun);
+  }
+
+  /** The deletion flow of store.go Delete, for one stored object. */
+  deleteStored(
+    info: ResourceInfo,
+    version: ResourceVersionInfo,
+    stored: KubeObject,
+    opts: DeleteOptions,
+    dryRun = false,
+  ): WriteResult {
+    const next = deepClone(stored);
+    const nm = meta(next);
+    const sm = stored.metadata ?? {};
+    let finalizers = [...(nm.finalizers ?? [])];
+    const policy =
+      opts.propagationPolicy ??
+      (opts.orphanDependents === true
+        ? "Orphan"
+        : opts.orphanDependents === false
+          ? "Background"
+          : undefined);
+    if (policy === "Orphan") {
+      finalizers = finalizers.filter((f) => f !== "foregroundDeletion");
+      if (!finalizers.includes("orphan")) finalizers.push("orphan");
+    } else if (policy === "Foreground") {
+      finalizers = finalizers.filter((f) => f !== "orphan");
+      if (!finalizers.includes("foregroundDeletion")) finalizers.push("foregroundDeletion");
+    } else if (policy === "Background") {
+      finalizers = finalizers.filter((f) => f !== "orphan" && f !== "foregroundDeletion");
+    }
+    const isNamespace = info.group === "" && info.resource === "namespaces";
+    const nsFinalizers = isNamespace
+      ? (((next.spec as JsonObject | undefined)?.finalizers as string[] | undefined) ?? [])
+      : [];
+    const graceful = this.gracefulPod(info, next, opts);
+    if (finalizers.length > 0 || nsFinalizers.length > 0 || graceful) {
+      const first = !sm.deletionTimestamp;
+      const changedFinalizers = !deepEqual(finalizers, sm.finalizers ?? []);
+      if (!first && !changedFinalizers) {
+        return { code: 200, body: this.present(info, version, stored) };
+      }
+      if (finalizers.length > 0) nm.finalizers = finalizers;
+      else delete nm.finalizers;
+      if (first) {
+        nm.deletionTimestamp = graceful
+          ? new Date(Date.now() + graceful * 1000).toISOString().replace(/\.\d{3}Z$/, "Z")
+          : nowTime();
+        nm.deletionGracePeriodSeconds = graceful || 0;
+        if (info.generation && nm.generation !== undefined) nm.generation += 1;
+        if (isNamespace)
+          next.status = { ...((next.status as JsonObject) ?? {}), phase: "Terminating" };
+      }
+      if (dryRun) return { code: 200, body: this.present(info, version, next) };
+      const rv = this.store.nextRV();
+      nm.resourceVersion = String(rv);
+      this.store.commit(this.bucket(info), "MODIFIED", next, rv, stored);
+      return {
+        code: opts.orphanDependents === false ? 202 : 200,
+        body: this.present(info, version, next),
+      };
+    }
+    if (dryRun) return { code: 200, body: this.deleteResponse(info, version, next) };
+    const rv = this.store.nextRV();
+    nm.resourceVersion = String(rv);
+    this.store.commit(this.bucket(info), "DELETED", next, rv, stored);
+    return { code: 200, body: this.deleteResponse(info, version, next) };
+  }
+
+  /** Pods bound to a node terminate gracefully: the kubelet (or the simulator) removes them. */
+  private gracefulPod(info: ResourceInfo, pod: KubeObject, opts: DeleteOptions): number {
+    if (info.group !== "" || info.resource !== "pods") return 0;
+    const spec = (pod.spec ?? {}) as JsonObject;
+    const status = (pod.status ?? {}) as JsonObject;
+    if (!spec.nodeName) return 0;
+    if (status.phase === "Succeeded" || status.phase === "Failed") return 0;
+    const grace =
+      opts.gracePeriodSeconds ?? (spec.terminationGracePeriodSeconds as number | undefined) ?? 30;
+    return Math.max(grace, 0);
+  }
+
+  private deleteResponse(
+    info: ResourceInfo,
+    version: ResourceVersionInfo,
+    obj: KubeObject,
+  ): KubeObject {
+    if (info.returnDeletedObject) return this.present(info, version, obj);
+    return {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Success",
+      details: {
+        name: obj.metadata?.name,
+        ...(info.group ? { group: info.group } : {}),
+        kind: info.resource,
+        uid: obj.metadata?.uid,
+      },
+    };
+  }
+
+  deleteCollection(scope: RequestScope, opts: DeleteOptions): WriteResult {
+    validateDeleteOptions(opts);
+    const dryRun = isDryRun(scope.query, opts);
+    const match = this.matcher(scope);
+    const ns = scope.info.namespaced ? scope.namespace : undefined;
+    const items = this.store.list(this.bucket(scope.info), ns).filter(match);
+    const deleted: KubeObject[] = [];
+    for (const o of items) {
+      const r = this.deleteStored(scope.info, scope.version, o, opts, dryRun);
+      deleted.push(r.body.kind === "Status" ? this.present(scope.info, scope.version, o) : r.body);
+    }
+    return {
+      code: 200,
+      body: {
+        apiVersion: groupVersion(scope.info.group, scope.version.name),
+        kind: scope.info.listKind,
+        metadata: { resourceVersion: String(this.store.currentRV()) },
+        items: deleted,
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- scale
+
+  getScale(scope: RequestScope): KubeObject {
+    return this.toScale(scope, this.get(scope));
+  }
+
+  toScale(scope: RequestScope, obj: KubeObject): KubeObject {
+    const scale = scope.version.scale!;
+    const m = obj.metadata ?? {};
+    const selector = getPath(obj, scale.labelSelectorPath ?? "");
+    return {
+      kind: "Scale",
+      apiVersion: "autoscaling/v1",
+      metadata: {
+        name: m.name,
+        ...(m.namespace ? { namespace: m.namespace } : {}),
+        uid: m.uid,
+        resourceVersion: m.resourceVersion,
+        creationTimestamp: m.creationTimestamp,
+      },
+      spec: { replicas: Number(getPath(obj, scale.specReplicasPath) ?? 0) },
+      status: {
+        replicas: Number(getPath(obj, scale.statusReplicasPath) ?? 0),
+        ...(selector !== undefined
+          ? { selector: typeof selector === "string" ? selector : scaleSelector(selector) }
+          : {}),
+      },
+    };
+  }
+
+  /** Writes a Scale back onto its object: only spec.replicas changes. */
+  updateScale(scope: RequestScope, scaleObj: KubeObject): WriteResult {
+    const scale = scope.version.scale!;
+    const spec = (scaleObj.spec ?? {}) as JsonObject;
+    const replicas = spec.replicas;
+    const errs: FieldError[] = [];
+    if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 0) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "spec.replicas",
+        value: replicas ?? 0,
+        detail: "must be greater than or equal to 0",
+      });
+    }
+    if (errs.length) throw errors.invalid("Scale", "autoscaling", scope.name ?? "", errs);
+    const current = this.get(scope);
+    const rv = (scaleObj.metadata as ObjectMeta | undefined)?.resourceVersion;
+    if (rv && rv !== current.metadata?.resourceVersion) {
+      throw errors.optimisticLock(gr(scope.info), scope.name ?? "");
+    }
+    setPath(current, scale.specReplicasPath, replicas);
+    const inner: RequestScope = { ...scope, subresource: undefined };
+    const r = this.update(inner, current, { patch: true });
+    return { code: r.code, body: this.toScale(scope, r.body) };
+  }
+}
+
+function scaleSelector(sel: unknown): string {
+  if (!isObject(sel)) return "";
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries((sel.matchLabels as JsonObject | undefined) ?? {}))
+    parts.push(`${k}=${v}`);
+  for (const e of (sel.matchExpressions as JsonObject[] | undefined) ?? []) {
+    const vals = ((e.values as string[] | undefined) ?? []).join(",");
+    if (e.operator === "In") parts.push(`${e.key} in (${vals})`);
+    else if (e.operator === "NotIn") parts.push(`${e.key} notin (${vals})`);
+    else if (e.operator === "Exists") parts.push(String(e.key));
+    else if (e.operator === "DoesNotExist") parts.push(`!${e.key}`);
+  }
+  return parts.join(",");
+}
+
+function stripVolatile(o: KubeObject): KubeObject {
+  const c = { ...o, metadata: { ...(o.metadata ?? {}) } };
+  delete c.metadata.resourceVersion;
+  delete c.metadata.managedFields;
+  return c;
+}
+
+/** Reads a `.a.b` JSON path (scale subresource paths). */
+export function getPath(o: unknown, path: string): unknown {
+  if (!path) return undefined;
+  let cur = o;
+  for (const p of path.replace(/^\./, "").split(".")) {
+    if (!isObject(cur)) return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}
+
+function setPath(o: KubeObject, path: string, value: unknown): void {
+  const parts = path.replace(/^\./, "").split(".");
+  let cur: JsonObject = o;
+  for (const p of parts.slice(0, -1)) {
+    if (!isObject(cur[p])) cur[p] = {};
+    cur = cur[p] as JsonObject;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+export function validateDeleteOptions(opts: DeleteOptions): void {
+  const errs: FieldError[] = [];
+  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "propagationPolicy",
+      value: opts.propagationPolicy,
+      detail: "orphanDependents and deletionPropagation cannot be both set",
+    });
+  }
+  if (
+    opts.propagationPolicy !== undefined &&
+    !["Orphan", "Background", "Foreground"].includes(opts.propagationPolicy)
+  ) {
+    errs.push({
+      type: "FieldValueNotSupported",
+      field: "propagationPolicy",
+      value: opts.propagationPolicy,
+      detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+    });
+  }
+  if (errs.length) throw errors.invalid("DeleteOptions", "meta.k8s.io", "", errs);
+}
+
+/** DeleteOptions from a JSON body and/or query parameters (client-node sends query params). */
+export function deleteOptionsFrom(query: URLSearchParams, body: unknown): DeleteOptions {
+  const opts: DeleteOptions = isObject(body) ? (deepClone(body) as DeleteOptions) : {};
+  const pp = query.get("propagationPolicy");
+  if (pp) opts.propagationPolicy = pp;
+  const od = query.get("orphanDependents");
+  if (od !== null) opts.orphanDependents = parseBool(od);
+  const gp = query.get("gracePeriodSeconds");
+  if (gp !== null) opts.gracePeriodSeconds = Number(gp);
+  return opts;
+}

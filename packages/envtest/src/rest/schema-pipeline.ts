@@ -1,0 +1,102 @@
+/**
+ * The custom-resource decode pipeline of apiextensions' `unstructuredSchemaCoercer` and
+ * `customresource/strategy.go`: prune unknown fields (honouring `fieldValidation`), drop
+ * non-nullable nulls, apply defaults, then validate against the version's structural schema.
+ * Also the read side: objects are served in the requested version with that version's defaults.
+ */
+import { errors, type FieldError } from "../api/errors.js";
+import {
+  deepClone,
+  groupVersion,
+  type KubeObject,
+  type ResourceInfo,
+  type ResourceVersionInfo,
+  type Schema,
+  storageVersion,
+} from "../api/types.js";
+import { applyDefaults } from "../schema/defaults.js";
+import { dropNonNullableNulls, prune } from "../schema/prune.js";
+import { validateSchema } from "../schema/validate.js";
+
+export type FieldValidation = "Strict" | "Warn" | "Ignore";
+
+export function fieldValidationOf(query: URLSearchParams): FieldValidation {
+  const v = query.get("fieldValidation");
+  if (v === null || v === "") return "Warn";
+  if (v === "Strict" || v === "Warn" || v === "Ignore") return v;
+  throw errors.badRequest(
+    `fieldValidation parameter unsupported: ${v}, supported values are: Ignore, Warn, Strict`,
+  );
+}
+
+/**
+ * Prunes, defaults and returns the schema errors of a custom resource about to be written.
+ * Unknown fields are warned about or rejected per `fieldValidation`.
+ */
+export function coerceCustomResource(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  obj: KubeObject,
+  fieldValidation: FieldValidation,
+  warnings: string[],
+): void {
+  const schema = version.schema;
+  if (!schema) return;
+  const pruned = prune(obj, schema, true);
+  if (pruned.length > 0 && fieldValidation !== "Ignore") {
+    if (fieldValidation === "Strict") {
+      throw errors.badRequest(
+        `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: strict decoding error: ${pruned
+          .map((p) => `unknown field "${p}"`)
+          .join(", ")}`,
+      );
+    }
+    for (const p of pruned) warnings.push(`unknown field "${p}"`);
+  }
+  dropNonNullableNulls(obj, schema);
+  applyDefaults(obj, schema);
+}
+
+/** Validation of the object body against the schema (metadata is validated separately). */
+export function schemaErrors(
+  version: ResourceVersionInfo,
+  obj: KubeObject,
+  only?: "status",
+): FieldError[] {
+  const schema = version.schema;
+  if (!schema) return [];
+  if (only === "status") {
+    const sub = schema.properties?.status;
+    return obj.status === undefined ? [] : validateSchema(obj.status, sub, "status");
+  }
+  const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = obj;
+  const bodySchema: Schema = { ...schema, properties: { ...(schema.properties ?? {}) } };
+  delete bodySchema.properties!.metadata;
+  delete bodySchema.properties!.apiVersion;
+  delete bodySchema.properties!.kind;
+  bodySchema.required = (schema.required ?? []).filter(
+    (r) => r !== "metadata" && r !== "apiVersion" && r !== "kind",
+  );
+  return validateSchema(rest, bodySchema, "");
+}
+
+/** Converts a stored object to the requested version (conversion strategy None). */
+export function fromStorage(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  stored: KubeObject,
+): KubeObject {
+  const out = deepClone(stored);
+  out.apiVersion = groupVersion(info.group, version.name);
+  out.kind = info.kind;
+  if (info.custom && version.schema) {
+    prune(out, version.schema, true);
+    applyDefaults(out, version.schema);
+  }
+  return out;
+}
+
+/** The apiVersion objects of this resource are stored in. */
+export function storageApiVersion(info: ResourceInfo): string {
+  return groupVersion(info.group, storageVersion(info).name);
+}

@@ -1,0 +1,29 @@
+/**
+ * The per-request view a REST operation works with: which resource and version, which object,
+ * the query options and the caller. Built by the HTTP router, consumed by the REST verbs.
+ */
+import type { ResourceInfo, ResourceVersionInfo } from "../api/types.js";
+
+export interface UserInfo {
+  name: string;
+  groups: string[];
+}
+
+export interface RequestScope {
+  info: ResourceInfo;
+  version: ResourceVersionInfo;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  query: URLSearchParams;
+  user: UserInfo;
+  /** fieldManager query parameter, or the User-Agent product name. */
+  manager: string;
+  /** Warnings to send back as `Warning: 299` headers. */
+  warnings: string[];
+}
+
+/** Go's strconv.ParseBool, as the apiserver parses boolean query parameters. */
+export function parseBool(v: string | null): boolean {
+  return v === "1" || v === "t" || v === "T" || v === "true" || v === "TRUE" || v === "True";
+}

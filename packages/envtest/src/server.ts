@@ -1,0 +1,163 @@
+/**
+ * One embedded API server: the composition root that wires the registry, the store, the REST
+ * verbs, admission, controllers and the HTTPS front, plus its lifecycle (listen, stop, restart
+ * on the same port with state kept). No global state: any number can run in one process.
+ */
+import { createServer, type Server } from "node:https";
+import type { Socket } from "node:net";
+import { errors } from "./api/errors.js";
+import { bucketKey, Registry } from "./api/registry.js";
+import type { KubeObject } from "./api/types.js";
+import { TokenAuthenticator } from "./auth/tokens.js";
+import { CrdController } from "./controllers/crd-controller.js";
+import { crdAdmission } from "./crd/admission.js";
+import { mintTlsMaterial, type TlsMaterial } from "./http/certs.js";
+import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
+import { ObjectRest } from "./rest/objects.js";
+import type { RequestScope } from "./rest/scope.js";
+import { Store } from "./store/store.js";
+
+export interface ApiServerOptions {
+  port?: number;
+  /** Events kept per resource for watch replay. */
+  historyLimit?: number;
+}
+
+/** A controller that runs inside the server (GC, namespace lifecycle, simulation). */
+export interface Controller {
+  start(): void;
+  stop(): void;
+}
+
+export class ApiServer {
+  readonly registry = new Registry();
+  readonly store: Store;
+  readonly rest: ObjectRest;
+  readonly auth = new TokenAuthenticator();
+  readonly tls: TlsMaterial = mintTlsMaterial();
+  readonly watches = new Set<{ close(): void }>();
+  readonly controllers: Controller[] = [];
+  /** Hooks for fault injection and authorization, set by the environment. */
+  before?: (attrs: Attributes) => Promise<void>;
+  authorize?: (attrs: Attributes) => string | undefined;
+  apply?: HandlerDeps["apply"];
+  virtualCreate?: HandlerDeps["virtualCreate"];
+
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private boundPort = 0;
+
+  constructor(private readonly options: ApiServerOptions = {}) {
+    this.store = new Store(options.historyLimit ?? 10_000);
+    this.rest = new ObjectRest(this.store);
+    this.rest.hooks.push(crdAdmission);
+    this.controllers.push(new CrdController(this.store, this.registry, this.rest));
+    this.bootstrap();
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${this.boundPort}`;
+  }
+
+  /** The namespaces every kube-apiserver creates at start. */
+  private bootstrap(): void {
+    for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
+      this.systemCreate("", "v1", "namespaces", {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name },
+      });
+    }
+  }
+
+  /** Creates an object as the system (bootstrap, controllers). */
+  systemCreate(group: string, version: string, resource: string, obj: KubeObject): KubeObject {
+    const found = this.registry.lookup(group, version, resource);
+    if (!found) throw errors.notFoundPath();
+    const scope: RequestScope = {
+      info: found.info,
+      version: found.version,
+      ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
+      query: new URLSearchParams(),
+      user: { name: "system:apiserver", groups: ["system:masters"] },
+      manager: "kube-apiserver",
+      warnings: [],
+    };
+    return this.rest.create(scope, obj).body;
+  }
+
+  /** Objects of a resource as stored (tests and controllers). */
+  list(group: string, resource: string, namespace?: string): KubeObject[] {
+    return this.store.list(bucketKey(group, resource), namespace);
+  }
+
+  async listen(port = this.options.port ?? 0): Promise<void> {
+    const handler = createHandler({
+      registry: this.registry,
+      store: this.store,
+      rest: this.rest,
+      auth: this.auth,
+      serverAddress: () => `127.0.0.1:${this.boundPort}`,
+      watches: this.watches,
+      authorize: (a: Attributes) => this.authorize?.(a),
+      before: async (a: Attributes) => {
+        await this.before?.(a);
+      },
+      apply: (scope, body, force) => {
+        if (!this.apply)
+          throw errors.unsupportedMediaType([
+            "application/json-patch+json",
+            "application/merge-patch+json",
+          ]);
+        return this.apply(scope, body, force);
+      },
+      virtualCreate: (scope, body) => this.virtualCreate?.(scope, body),
+    });
+    const server = createServer({ key: this.tls.keyPem, cert: this.tls.certPem }, (req, res) => {
+      void handler(req, res);
+    });
+    server.keepAliveTimeout = 60_000;
+    server.on("connection", (s: Socket) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    server.on("secureConnection", (s) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const addr = server.address();
+    this.boundPort = typeof addr === "object" && addr ? addr.port : port;
+    this.server = server;
+    for (const c of this.controllers) c.start();
+  }
+
+  /** Ends every open watch cleanly (clients re-watch from their last resourceVersion). */
+  dropWatches(): void {
+    for (const w of [...this.watches]) w.close();
+  }
+
+  /** Stops serving: ends watches, closes every connection, stops controllers. */
+  async close(): Promise<void> {
+    for (const c of this.controllers) c.stop();
+    this.dropWatches();
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await closed;
+  }
+}
