@@ -1,6 +1,140 @@
+/**
+ * `opgen manifests`: generates the CRDs (from the API types) and the manager role (from @rbac
+ * markers) in one run. All diagnostics of both generators are printed together as
+ * `path:line:col: message`; any error (or warning, with --strict) fails the run before anything
+ * is written. Otherwise `--check` compares with the files on disk and prints a unified diff per
+ * stale or missing file, and a normal run writes every file in one atomic step (and, with
+ * `--prune`, removes CRD files no kind generates any more).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_CRD_OUTPUT, generateCrds, sortDiagnostics } from "../generators/crd/index.js";
+import { ProjectSources } from "../generators/project-sources.js";
+import { generateRbac } from "../generators/rbac/index.js";
+import { type Diagnostic, formatDiagnostic, type GeneratedFile } from "../generators/types.js";
+import { removeFiles, writeFilesAtomically } from "../util/atomic-write.js";
 import { CliError } from "../util/errors.js";
+import { unifiedDiff } from "../util/unified-diff.js";
 
-// Placeholder until this command lands; replaced by its implementation.
-export async function runManifests(..._args: unknown[]): Promise<void> {
-  throw new CliError("this command is not implemented yet");
+export interface ManifestsOptions {
+  paths?: string[];
+  outputDir?: string;
+  rbacOutput?: string;
+  rbacPaths?: string[];
+  roleName?: string;
+  maxDescLen?: number;
+  check?: boolean;
+  prune?: boolean;
+  strict?: boolean;
+  rbacReport?: boolean;
+  /** The project folder (default: the current directory); for tests. */
+  projectDir?: string;
+}
+
+export interface ManifestsIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: ManifestsIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/** CRD files in the output folder that no kind generated: candidates for --prune. */
+function staleCrdFiles(
+  projectDir: string,
+  outputDir: string,
+  generated: readonly GeneratedFile[],
+): string[] {
+  const dir = join(projectDir, outputDir);
+  if (!existsSync(dir)) return [];
+  const wanted = new Set(generated.map((f) => f.path));
+  return readdirSync(dir)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .map((name) => `${outputDir}/${name}`)
+    .filter((path) => !wanted.has(path))
+    .filter((path) =>
+      /^kind:\s*CustomResourceDefinition\s*$/m.test(readFileSync(join(projectDir, path), "utf8")),
+    )
+    .sort();
+}
+
+function readIfExists(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+}
+
+export async function runManifests(
+  opts: ManifestsOptions,
+  io: ManifestsIo = processIo,
+): Promise<void> {
+  const projectDir = opts.projectDir ?? process.cwd();
+  const outputDir = (opts.outputDir ?? DEFAULT_CRD_OUTPUT).replace(/\/+$/, "");
+  const sources = await ProjectSources.create(projectDir);
+  const crd = await generateCrds({
+    projectDir,
+    paths: opts.paths,
+    outputDir,
+    maxDescLen: opts.maxDescLen,
+    sources,
+  });
+  const rbac = await generateRbac({
+    projectDir,
+    paths: opts.rbacPaths,
+    roleName: opts.roleName,
+    output: opts.rbacOutput,
+    report: opts.rbacReport,
+  });
+
+  const diagnostics: Diagnostic[] = sortDiagnostics([...crd.diagnostics, ...rbac.diagnostics]);
+  for (const d of diagnostics) io.err(`${formatDiagnostic(d)}\n`);
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.length - errors;
+  if (errors || (opts.strict && warnings)) {
+    const parts = [
+      errors ? `${errors} error${errors === 1 ? "" : "s"}` : "",
+      opts.strict && warnings ? `${warnings} warning${warnings === 1 ? "" : "s"} (--strict)` : "",
+    ];
+    throw new CliError(`manifests: ${parts.filter(Boolean).join(" and ")}; nothing was written`);
+  }
+  if (opts.rbacReport && rbac.report)
+    io.out(rbac.report.endsWith("\n") ? rbac.report : `${rbac.report}\n`);
+
+  const files = [...crd.files, ...rbac.files];
+  const stale = staleCrdFiles(projectDir, outputDir, crd.files);
+  if (!crd.files.length)
+    io.err(`opgen: no @resource kind found under ${(opts.paths ?? ["src/api"]).join(", ")}\n`);
+
+  if (opts.check) {
+    let dirty = 0;
+    for (const file of files) {
+      const diff = unifiedDiff(file.path, readIfExists(join(projectDir, file.path)), file.content);
+      if (diff) {
+        dirty++;
+        io.out(diff);
+      }
+    }
+    for (const path of stale) {
+      dirty++;
+      io.out(`${path}: stale, no kind generates it (opgen manifests --prune removes it)\n`);
+    }
+    if (dirty)
+      throw new CliError(
+        `manifests --check: ${dirty} file${dirty === 1 ? " is" : "s are"} out of date; run opgen manifests`,
+      );
+    io.err("opgen: manifests are up to date\n");
+    return;
+  }
+
+  const changed = files.filter((f) => readIfExists(join(projectDir, f.path)) !== f.content);
+  writeFilesAtomically(projectDir, changed);
+  for (const f of changed) io.err(`opgen: wrote ${f.path}\n`);
+  if (opts.prune && stale.length) {
+    removeFiles(projectDir, stale);
+    for (const path of stale) io.err(`opgen: removed ${path}\n`);
+  } else {
+    for (const path of stale)
+      io.err(`opgen: ${path} is stale: no kind generates it (--prune removes it)\n`);
+  }
+  if (!changed.length && !(opts.prune && stale.length)) io.err("opgen: manifests are up to date\n");
 }

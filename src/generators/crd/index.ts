@@ -1,0 +1,199 @@
+/**
+ * The CRD generator: reads the API folders (default `src/api`), finds the root kinds (interfaces or
+ * classes marked `@resource`), takes group and version from the `groupversion.ts` beside each,
+ * walks their types into schemas and writes one CustomResourceDefinition per group and kind to
+ * `<outputDir>/<group>_<plural>.yaml`. It returns files and diagnostics; writing is the caller's job.
+ */
+import { basename, dirname, join } from "node:path";
+import type { ts } from "ts-morph";
+import { toYamlDocuments } from "../../util/yaml.js";
+import { opgenVersion } from "../../version.js";
+import { ProjectSources, type SourceFileInfo } from "../project-sources.js";
+import type { Diagnostic, GeneratedFile } from "../types.js";
+import { type AssembledCrd, assembleCrds, type KindVersion } from "./assemble.js";
+import { limitDescriptions } from "./descriptions.js";
+import type { CoreTypeProvider, Declaration } from "./walker.js";
+import { SchemaWalker } from "./walker.js";
+
+export interface CrdOptions {
+  projectDir: string;
+  /** Folders (relative to the project) holding API types; default `["src/api"]`. */
+  paths?: readonly string[];
+  /** Where CRD files go, relative to the project; default `config/crd/bases`. */
+  outputDir?: string;
+  /** Truncate descriptions (0 drops them), as controller-gen's crd:maxDescLen. */
+  maxDescLen?: number;
+  /** The annotation naming the generator; default `opgen.dev/version: <opgen version>`. */
+  versionAnnotation?: { key: string; value: string };
+  /** Parsed sources shared with other generators of the same run. */
+  sources?: ProjectSources;
+  /** Schemas of @kubernetes/client-node models; default: the built-in provider. */
+  coreTypes?: CoreTypeProvider;
+}
+
+export interface CrdResult {
+  files: GeneratedFile[];
+  diagnostics: Diagnostic[];
+  crds: AssembledCrd[];
+}
+
+export const DEFAULT_API_PATHS = ["src/api"] as const;
+export const DEFAULT_CRD_OUTPUT = "config/crd/bases";
+
+interface PackageInfo {
+  group?: string;
+  version: string;
+  optional: boolean;
+}
+
+export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
+  const sources = options.sources ?? (await ProjectSources.create(options.projectDir));
+  const t = sources.ts;
+  const packages = new Map<string, PackageInfo | null>();
+  const diagnostics: Diagnostic[] = [];
+
+  let coreTypes = options.coreTypes;
+  if (!coreTypes) {
+    const { clientNodeTypes } = await import("./core-types.js");
+    coreTypes = clientNodeTypes(sources);
+  }
+
+  const walker: SchemaWalker = new SchemaWalker(sources, {
+    optionalByDefault: (file) => packageOf(dirname(file.path))?.optional ?? false,
+    coreTypes,
+  });
+
+  /** Group, version and package defaults of a folder, from its groupversion.ts. */
+  function packageOf(dir: string): PackageInfo | undefined {
+    const cached = packages.get(dir);
+    if (cached !== undefined) return cached ?? undefined;
+    const file = sources.file(join(dir, "groupversion.ts"));
+    let info: PackageInfo | null = null;
+    if (file) {
+      info = { version: basename(dir), optional: false };
+      for (const stmt of file.sf.statements) {
+        if (!t.isVariableStatement(stmt)) continue;
+        const decl = stmt.declarationList.declarations.find(
+          (d) => t.isIdentifier(d.name) && d.name.text === "GroupVersion",
+        );
+        if (!decl) continue;
+        const markers = walker.markersOf(file, stmt, "package");
+        const literal = objectLiteral(t, decl.initializer);
+        if (literal.group !== undefined) info.group = literal.group;
+        if (literal.version !== undefined) info.version = literal.version;
+        for (const m of markers) {
+          if (m.def.name === "groupName") info.group = (m.args[""] as string | undefined) ?? "";
+          else if (m.def.name === "versionName") info.version = m.args[""] as string;
+          else if (m.def.name === "optional") info.optional = true;
+        }
+      }
+    }
+    packages.set(dir, info);
+    return info ?? undefined;
+  }
+
+  const files = sources.listFiles(options.paths?.length ? options.paths : DEFAULT_API_PATHS);
+  const roots: { decl: ts.InterfaceDeclaration | ts.ClassDeclaration; file: SourceFileInfo }[] = [];
+  for (const path of files) {
+    const file = sources.file(path)!;
+    const isRoot = (decl: Declaration) =>
+      (t.isInterfaceDeclaration(decl) || t.isClassDeclaration(decl)) &&
+      (sources
+        .jsDoc(file, decl)
+        ?.tags.some(
+          (tag) => tag.name === "resource" || tag.name.startsWith("kubebuilder:resource"),
+        ) ??
+        false);
+    for (const stmt of file.sf.statements) {
+      if (
+        (t.isInterfaceDeclaration(stmt) || t.isClassDeclaration(stmt)) &&
+        stmt.name &&
+        isRoot(stmt)
+      )
+        roots.push({ decl: stmt, file });
+    }
+    walker.checkFile(file, isRoot);
+  }
+
+  const versions: KindVersion[] = [];
+  for (const { decl, file } of roots) {
+    const pos = sources.position(file, decl.name ?? decl);
+    const pkg = packageOf(dirname(file.path));
+    if (!pkg || pkg.group === undefined) {
+      diagnostics.push({
+        severity: "error",
+        ...pos,
+        message: pkg
+          ? `kind ${decl.name!.text}: groupversion.ts in its folder exports no GroupVersion with a group (@groupName or { group: "..." })`
+          : `kind ${decl.name!.text}: no groupversion.ts in its folder, so its API group is unknown`,
+      });
+      continue;
+    }
+    const schema = walker.rootSchema(decl, file);
+    versions.push({
+      group: pkg.group,
+      version: pkg.version,
+      kind: decl.name!.text,
+      schema,
+      markers: walker.markersOf(file, decl, "root"),
+      pos,
+    });
+  }
+  diagnostics.push(...walker.diagnostics);
+
+  const { crds, diagnostics: assembly } = assembleCrds(versions, {
+    versionAnnotation: options.versionAnnotation ?? {
+      key: "opgen.dev/version",
+      value: opgenVersion(),
+    },
+  });
+  diagnostics.push(...assembly);
+
+  if (options.maxDescLen !== undefined) {
+    for (const crd of crds) {
+      for (const v of (crd.object.spec as { versions: { schema: { openAPIV3Schema: never } }[] })
+        .versions) {
+        limitDescriptions(v.schema.openAPIV3Schema, options.maxDescLen);
+      }
+    }
+  }
+  const outputDir = (options.outputDir ?? DEFAULT_CRD_OUTPUT).replace(/\/+$/, "");
+  const outFiles = crds.map((crd) => ({
+    path: `${outputDir}/${crd.group}_${crd.plural}.yaml`,
+    content: toYamlDocuments([crd.object]),
+  }));
+  return { files: outFiles, diagnostics: sortDiagnostics(diagnostics), crds };
+}
+
+function objectLiteral(
+  t: typeof ts,
+  init: ts.Expression | undefined,
+): { group?: string; version?: string } {
+  let e = init;
+  while (e && (t.isAsExpression(e) || t.isSatisfiesExpression(e) || t.isParenthesizedExpression(e)))
+    e = e.expression;
+  const out: { group?: string; version?: string } = {};
+  if (!e || !t.isObjectLiteralExpression(e)) return out;
+  for (const p of e.properties) {
+    if (t.isPropertyAssignment(p) && t.isIdentifier(p.name) && t.isStringLiteral(p.initializer)) {
+      if (p.name.text === "group") out.group = p.initializer.text;
+      if (p.name.text === "version") out.version = p.initializer.text;
+    }
+  }
+  return out;
+}
+
+/** Stable order: by file, line, column; duplicates (the same message at the same place) dropped. */
+export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return [...list]
+    .sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column,
+    )
+    .filter((d) => {
+      const key = `${d.file}:${d.line}:${d.column}:${d.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}

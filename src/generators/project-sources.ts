@@ -1,0 +1,136 @@
+/**
+ * The project's TypeScript sources, parsed once per run and shared by the CRD and RBAC
+ * generators. Parsing is syntax-only (`ts.createSourceFile`, no type-checked program), which is
+ * what keeps `opgen manifests` fast; the generators resolve the few type references they need by
+ * following imports themselves. TypeScript is loaded lazily (through ts-morph, which bundles it),
+ * so importing this module type-only costs nothing.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import type { ts as TsNamespace } from "ts-morph";
+import { type JSDocParts, LineMap, parseJSDoc } from "../markers/jsdoc.js";
+
+export type TS = typeof TsNamespace;
+export type Node = TsNamespace.Node;
+
+/** One parsed source file. */
+export interface SourceFileInfo {
+  /** Absolute path. */
+  readonly path: string;
+  /** Path relative to the project, POSIX separators: what diagnostics print. */
+  readonly rel: string;
+  readonly text: string;
+  readonly sf: TsNamespace.SourceFile;
+  readonly lines: LineMap;
+}
+
+let tsModule: TS | undefined;
+
+/** Loads the TypeScript compiler API (once). */
+export async function loadTypeScript(): Promise<TS> {
+  tsModule ??= (await import("ts-morph")).ts;
+  return tsModule;
+}
+
+export class ProjectSources {
+  private readonly files = new Map<string, SourceFileInfo | null>();
+  private readonly docs = new Map<Node, JSDocParts | null>();
+
+  private constructor(
+    readonly ts: TS,
+    readonly projectDir: string,
+  ) {}
+
+  static async create(projectDir: string): Promise<ProjectSources> {
+    return new ProjectSources(await loadTypeScript(), resolve(projectDir));
+  }
+
+  /**
+   * The `.ts` files under `dirs` (relative to the project), recursively, sorted; declaration
+   * files and tests (`*.test.ts`, `*.spec.ts`) are left out.
+   */
+  listFiles(dirs: readonly string[]): string[] {
+    const out: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (
+          /\.(ts|tsx|mts)$/.test(entry.name) &&
+          !/\.d\.ts$|\.(test|spec)\.tsx?$/.test(entry.name)
+        )
+          out.push(full);
+      }
+    };
+    for (const d of dirs) {
+      const abs = resolve(this.projectDir, d);
+      if (existsSync(abs) && statSync(abs).isDirectory()) walk(abs);
+      else if (existsSync(abs)) out.push(abs);
+    }
+    return [...new Set(out)].sort();
+  }
+
+  /** The parsed file at an absolute path, or undefined when it does not exist. */
+  file(path: string): SourceFileInfo | undefined {
+    const abs = resolve(path);
+    const cached = this.files.get(abs);
+    if (cached !== undefined) return cached ?? undefined;
+    if (!existsSync(abs) || !statSync(abs).isFile()) {
+      this.files.set(abs, null);
+      return undefined;
+    }
+    const text = readFileSync(abs, "utf8");
+    const rel = relative(this.projectDir, abs).split(sep).join("/");
+    const sf = this.ts.createSourceFile(
+      abs,
+      text,
+      this.ts.ScriptTarget.Latest,
+      true,
+      this.ts.ScriptKind.TS,
+    );
+    const info: SourceFileInfo = { path: abs, rel, text, sf, lines: new LineMap(rel, text) };
+    this.files.set(abs, info);
+    return info;
+  }
+
+  /**
+   * Resolves a relative module specifier (`./foo.js`, `../api/v1`) from `from` to a source file
+   * path, the way NodeNext maps `.js` imports back to `.ts` sources.
+   */
+  resolveModule(from: SourceFileInfo, specifier: string): string | undefined {
+    if (!specifier.startsWith(".")) return undefined;
+    const base = resolve(dirname(from.path), specifier);
+    const stem = base.replace(/\.(m?js|tsx?)$/, "");
+    for (const candidate of [`${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, "index.ts")]) {
+      if (existsSync(candidate)) return candidate;
+    }
+    return undefined;
+  }
+
+  /** The JSDoc comment (`/** ... *\/`) closest before `node`, split into description and tags. */
+  jsDoc(file: SourceFileInfo, node: Node): JSDocParts | undefined {
+    const cached = this.docs.get(node);
+    if (cached !== undefined) return cached ?? undefined;
+    const ranges = this.ts.getLeadingCommentRanges(file.text, node.pos) ?? [];
+    let result: JSDocParts | null = null;
+    for (let i = ranges.length - 1; i >= 0; i--) {
+      const r = ranges[i]!;
+      if (
+        r.kind === this.ts.SyntaxKind.MultiLineCommentTrivia &&
+        file.text.startsWith("/**", r.pos) &&
+        r.end - r.pos >= 4
+      ) {
+        result = parseJSDoc(file.text, r.pos, r.end, file.lines);
+        break;
+      }
+    }
+    this.docs.set(node, result);
+    return result ?? undefined;
+  }
+
+  /** 1-based position of a node's first token. */
+  position(file: SourceFileInfo, node: Node): { file: string; line: number; column: number } {
+    return file.lines.position(node.getStart(file.sf));
+  }
+}
