@@ -35,3 +35,51 @@ describe("CRD golden tests against controller-gen", () => {
     expect(r.files[0]!.content).toBe(fixture("testdata.kubebuilder.io_jobs.yaml"));
   });
 });
+
+describe("seed 001: MyApp", () => {
+  // The seed printed controller-gen v0.13.0's CRD with its indentation lost, and shortened the
+  // multi-line descriptions (apiVersion, kind, the Condition fields) to their first line. So the
+  // comparison is line by line with leading spaces removed, which still pins key order, quoting
+  // and where long lines fold; where we write a multi-line `|-` description, the seed's (folded)
+  // text must equal its first line.
+  const seed = readFileSync(
+    join(FIXTURES, "../../../seeds/001_b8fe5b676b5c7c8e.txt"),
+    "utf8",
+  ).split("\n");
+  const start = seed.indexOf("apiVersion: apiextensions.k8s.io/v1");
+  const expected = seed.slice(start, seed.indexOf("status: {}", start) + 1);
+  const isKeyOrItem = (l: string) => /^[A-Za-z0-9-]+:( |$)|^- /.test(l);
+
+  it("generates the CRD controller-gen printed for the seed's types", async () => {
+    const r = await generateCrds({
+      projectDir: join(CASES, "seed001"),
+      versionAnnotation: { key: "controller-gen.kubebuilder.io/version", value: "v0.13.0" },
+    });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files.map((f) => f.path)).toEqual(["config/crd/bases/example.com_myapps.yaml"]);
+    const ours = r.files[0]!.content.split("\n")
+      .map((l) => l.trimStart())
+      .filter((l) => l && l !== "---");
+    let i = 0;
+    let j = 0;
+    let blocks = 0;
+    while (i < expected.length && j < ours.length) {
+      if (ours[j] === "description: |-") {
+        const first = ours[j + 1]!;
+        j += 2;
+        while (j < ours.length && !isKeyOrItem(ours[j]!)) j++;
+        const parts = [expected[i]!.replace(/^description: /, "")];
+        i++;
+        while (i < expected.length && !isKeyOrItem(expected[i]!)) parts.push(expected[i++]!);
+        expect(parts.join(" ").replace(/^'(.*)'$/, "$1")).toBe(first);
+        blocks++;
+        continue;
+      }
+      expect(ours[j], `line ${j + 1} of ours`).toBe(expected[i]);
+      i++;
+      j++;
+    }
+    expect([i, j]).toEqual([expected.length, ours.length]);
+    expect(blocks).toBe(6);
+  });
+});
