@@ -81,6 +81,7 @@ export class Watcher<T extends KubeObject> {
     while (!signal.aborted) {
       try {
         if (this.resourceVersion === undefined) await this.relist(signal);
+        if (signal.aborted) return;
         await this.watchOnce(signal);
         // A watch the server closed (its timeout) is healthy: resume at once from the last RV.
         backoff = initial;
