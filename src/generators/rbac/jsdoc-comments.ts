@@ -13,41 +13,71 @@ export interface JsDocBlock {
   text: string;
 }
 
+function isToken(node: ts.Node): boolean {
+  return node.kind < ts.SyntaxKind.FirstNode || node.kind === ts.SyntaxKind.EndOfFileToken;
+}
+
+function isJsDocNode(node: ts.Node): boolean {
+  return node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode;
+}
+
 /**
- * All JSDoc blocks in source order. Every comment is trivia of some token (the end-of-file token at
- * the latest), so walking the tokens of the syntax tree visits each comment, and never mistakes
- * `/**` inside a string, template or regular expression for a comment.
+ * All JSDoc blocks in source order. Every comment lies in the leading trivia of some token (the
+ * end-of-file token at the latest), i.e. between the token's full start and its first character,
+ * where there is nothing but whitespace and comments. Walking the syntax tree to those tokens
+ * finds each comment once and never mistakes `/**` inside a string, template or regular
+ * expression for one; subtrees with no `/**` in their text are skipped, which keeps the walk cheap.
  */
 export function findJsDocBlocks(file: ts.SourceFile): JsDocBlock[] {
   const text = file.text;
-  const seen = new Set<number>();
+  const candidates: number[] = [];
+  for (let at = text.indexOf("/**"); at >= 0; at = text.indexOf("/**", at + 3)) candidates.push(at);
+  if (candidates.length === 0) return [];
+
+  /** Whether some candidate offset lies in [from, to). */
+  const anyIn = (from: number, to: number): boolean => {
+    let lo = 0;
+    let hi = candidates.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (candidates[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < candidates.length && candidates[lo]! < to;
+  };
+
   const blocks: JsDocBlock[] = [];
-  const visit = (node: ts.Node): void => {
-    if (node.kind < ts.SyntaxKind.FirstNode || node.kind === ts.SyntaxKind.EndOfFileToken) {
-      // A comment on the line of the previous token is that token's trailing trivia; one after a
-      // line break is the next token's leading trivia. Between them they cover every comment.
-      const ranges = [
-        ...(ts.getLeadingCommentRanges(text, node.pos) ?? []),
-        ...(ts.getTrailingCommentRanges(text, node.end) ?? []),
-      ];
-      for (const range of ranges) {
-        if (seen.has(range.pos)) continue;
-        seen.add(range.pos);
-        const comment = text.slice(range.pos, range.end);
-        if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && /^\/\*\*(?!\/)/.test(comment)) {
-          blocks.push({ start: range.pos, end: range.end, text: comment });
+  /** Reads the comments of a trivia region (whitespace and comments only). */
+  const scanTrivia = (from: number, to: number): void => {
+    let i = from;
+    while (i < to) {
+      if (text.startsWith("//", i)) {
+        const eol = text.indexOf("\n", i);
+        i = eol < 0 || eol > to ? to : eol + 1;
+      } else if (text.startsWith("/*", i)) {
+        const close = text.indexOf("*/", i + 2);
+        const end = close < 0 ? to : Math.min(close + 2, to);
+        if (text.startsWith("/**", i) && !text.startsWith("/**/", i)) {
+          blocks.push({ start: i, end, text: text.slice(i, end) });
         }
+        i = end;
+      } else {
+        i++;
       }
+    }
+  };
+
+  const visit = (node: ts.Node): void => {
+    if (!anyIn(node.pos, node.end)) return;
+    if (isToken(node)) {
+      scanTrivia(node.pos, node.getStart(file));
       return;
     }
     for (const child of node.getChildren(file)) {
-      // JSDoc nodes re-scan the comment itself; its tokens are not code tokens.
-      if (child.kind >= ts.SyntaxKind.FirstJSDocNode && child.kind <= ts.SyntaxKind.LastJSDocNode) {
-        continue;
-      }
-      visit(child);
+      // JSDoc nodes re-scan the comment itself; the comment is found as trivia of the next token.
+      if (!isJsDocNode(child)) visit(child);
     }
   };
   visit(file);
-  return blocks.sort((a, b) => a.start - b.start);
+  return blocks;
 }
