@@ -236,6 +236,13 @@ describe("kind resolution", () => {
     ).toEqual(["reconciles appclusters", "owns appclusters", "watches widgets"]);
   });
 
+  it("ignores .controller() calls of other APIs", async () => {
+    const { report } = await run({
+      "src/server.ts": 'const app: any = {};\napp.controller("users").get("/", () => 1);\n',
+    });
+    expect(report).toContain("0 controllers");
+  });
+
   it("does not guess past values computed at run time", async () => {
     expect(
       await watchedResources({

@@ -27,6 +27,11 @@ export interface ControllerSetup {
   watched: WatchedKind[];
   /** The name given with `.named("...")`; by default a controller is named after its kind. */
   name?: string;
+  /**
+   * Whether the chain ends in `.complete(...)`. A `.controller(x)` call with neither a visible kind
+   * nor `complete` is some other API's method and is not reported.
+   */
+  completes: boolean;
   /** The reconciler passed to `.complete(...)`, when it is statically visible. */
   reconciler: ClassLocation | undefined;
 }
@@ -107,7 +112,8 @@ export function findControllerSetups(
       node.arguments.length >= 1 &&
       ts.isPropertyAccessExpression(node.expression)
     ) {
-      setups.push(analyze(node));
+      const setup = analyze(node);
+      if (setup.completes || setup.watched[0]?.kind) setups.push(setup);
     }
     ts.forEachChild(node, visit);
   };
@@ -123,6 +129,7 @@ export function findControllerSetups(
     const watched: WatchedKind[] = [];
     let reconciler: ClassLocation | undefined;
     let name: string | undefined;
+    let completes = false;
     for (const call of [controllerCall, ...calls]) {
       const method = methodName(call);
       const arg = call.arguments[0];
@@ -136,6 +143,7 @@ export function findControllerSetups(
           position: positionOf(file, (call.expression as ts.PropertyAccessExpression).name),
         });
       } else if (method === "complete") {
+        completes = true;
         reconciler = resolver.classOf(arg, path);
       } else if (method === "named" && ts.isStringLiteralLike(arg)) {
         name = arg.text;
@@ -145,6 +153,7 @@ export function findControllerSetups(
       position: positionOf(file, controllerCall),
       watched,
       reconciler,
+      completes,
       ...(name !== undefined ? { name } : {}),
     };
   };
