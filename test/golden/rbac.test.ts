@@ -36,6 +36,17 @@ describe("role.yaml golden files", () => {
     expect(files[0]!.content).toBe(readFileSync(join(CASES, "seed-001/role.yaml"), "utf8"));
   });
 
+  it("the scaffolded AppCluster controller gets the role Kubebuilder's scaffold gets, without warnings", async () => {
+    const { files, diagnostics, report } = await generateRbac({
+      projectDir: join(CASES, "scaffold"),
+      report: true,
+    });
+    expect(diagnostics).toEqual([]);
+    expect(files[0]!.content).toBe(readFileSync(join(CASES, "scaffold/role.yaml"), "utf8"));
+    expect(report).toContain("reconciler AppClusterReconciler");
+    expect(report).toMatch(/^ {4}reconciles {2}appclusters \(group demo\.my\.domain\) {2}ok$/m);
+  });
+
   it("a project without markers gets an empty manager-role", async () => {
     const { files, diagnostics } = await generateRbac({
       projectDir: join(CASES, "seed-001"),
