@@ -4,8 +4,8 @@
  * versions sorted by name with `served`/`storage` always written, subresources, printer columns,
  * deprecation, selectable fields and CRD metadata from the root markers.
  */
-import pluralize from "pluralize";
 import type { MarkerArgs, MarkerValue, ParsedMarker, SourcePos } from "../../markers/types.js";
+import { pluralOf } from "../../util/naming.js";
 import type { Diagnostic } from "../types.js";
 import type { JSONSchemaProps } from "./schema.js";
 import { byteOrder } from "./walker.js";
@@ -43,9 +43,14 @@ function err(pos: SourcePos, message: string): Diagnostic {
   return { severity: "error", file: pos.file, line: pos.line, column: pos.column, message };
 }
 
-/** The plural controller-gen derives: lower-case of the pluralized kind. */
+/**
+ * The plural of a kind without `@resource path=`: the one `opgen create api` scaffolds (so the CRD
+ * and the kind's `defineKind` agree). It follows the pluralize library where controller-gen uses
+ * flect; the two differ on a few words (`Oneof`: oneoves here, oneofs there), which
+ * `@resource path=` settles.
+ */
 export function defaultPlural(kind: string): string {
-  return pluralize(kind).toLowerCase();
+  return pluralOf(kind);
 }
 
 export function assembleCrds(
