@@ -10,6 +10,7 @@ export interface FooSpec {
   defaultedString: string;
 }
 
+// biome-ignore lint/complexity/noBannedTypes: an empty status object, as the upstream Go type is
 export type FooStatus = {};
 
 /** @resource */
