@@ -236,6 +236,29 @@ describe("kind resolution", () => {
     ).toEqual(["reconciles appclusters", "owns appclusters", "watches widgets"]);
   });
 
+  it("finds the reconciler class through a const and re-exports", async () => {
+    const { report } = await run({
+      "src/api/v1/groupversion.ts": GROUPVERSION,
+      "src/api/v1/appcluster.types.ts": TYPES,
+      "src/reconcilers/app.ts": [
+        "/** @rbac groups=demo.my.domain,resources=appclusters,verbs=list;watch */",
+        "export class AppReconciler {}",
+      ].join("\n"),
+      "src/reconcilers/index.ts": 'export * from "./app.js";',
+      "src/setup.ts": [
+        'import { AppClusterKind } from "./api/v1/appcluster.types.js";',
+        'import { AppReconciler as R } from "./reconcilers/index.js";',
+        "export function setup(mgr: any) {",
+        "  const reconciler = new R();",
+        "  mgr.controller(AppClusterKind).complete(reconciler);",
+        "}",
+      ].join("\n"),
+    });
+    expect(report).toContain("  reconciler AppReconciler (src/reconcilers/app.ts:2:1)");
+    expect(report).toMatch(/ {6}demo\.my\.domain {2}appclusters {2}list, watch/);
+    expect(report).not.toContain("markers outside classes");
+  });
+
   it("ignores .controller() calls of other APIs", async () => {
     const { report } = await run({
       "src/server.ts": 'const app: any = {};\napp.controller("users").get("/", () => 1);\n',

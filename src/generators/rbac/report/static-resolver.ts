@@ -30,6 +30,7 @@ type Value =
 /** Where a name is bound: an initializer to evaluate, or an import to follow. */
 type Binding =
   | { type: "init"; expr: ts.Expression; path: string }
+  | { type: "class"; node: ts.ClassDeclaration; path: string }
   | { type: "import"; module: string; name: string; from: string };
 
 function unwrap(expr: ts.Expression): ts.Expression {
@@ -77,25 +78,16 @@ export class StaticResolver {
     path: string,
     depth: number,
   ): ClassLocation | undefined {
-    if (depth > MAX_DEPTH) return undefined;
-    const file = this.sources.get(path);
-    if (!file) return undefined;
-    for (const stmt of file.statements) {
-      if (ts.isClassDeclaration(stmt) && stmt.name?.text === name) return { path, node: stmt };
-    }
-    const binding = this.lookup(name, at, path);
-    if (binding?.type !== "import" || binding.name === "*") return undefined;
-    const target = this.resolveModule(path, binding.module);
-    const targetFile = target && this.sources.get(target);
-    if (!target || !targetFile) return undefined;
-    const exported = this.exported(target, binding.name, depth + 1);
-    if (exported?.type === "import") {
-      const next = this.resolveModule(exported.from, exported.module);
-      const nextFile = next && this.sources.get(next);
-      if (!next || !nextFile) return undefined;
-      return this.classNamed(exported.name, nextFile, next, depth + 1);
-    }
-    return this.classNamed(binding.name, targetFile, target, depth + 1);
+    return this.classOfBinding(this.lookup(name, at, path), depth);
+  }
+
+  private classOfBinding(binding: Binding | undefined, depth: number): ClassLocation | undefined {
+    if (!binding || depth > MAX_DEPTH) return undefined;
+    if (binding.type === "class") return { path: binding.path, node: binding.node };
+    if (binding.type !== "import" || binding.name === "*") return undefined;
+    const target = this.resolveModule(binding.from, binding.module);
+    if (target === undefined) return undefined;
+    return this.classOfBinding(this.exported(target, binding.name, depth + 1), depth + 1);
   }
 
   private evaluate(expr: ts.Expression, path: string, depth: number): Value | undefined {
@@ -200,6 +192,7 @@ export class StaticResolver {
 
   private evaluateBinding(binding: Binding, depth: number): Value | undefined {
     if (binding.type === "init") return this.evaluate(binding.expr, binding.path, depth);
+    if (binding.type === "class") return undefined;
     if (binding.module === RUNTIME_MODULE) return { type: "runtime", name: binding.name };
     const target = this.resolveModule(binding.from, binding.module);
     if (!target) return undefined;
@@ -281,7 +274,7 @@ function isExported(stmt: ts.Statement): boolean {
   );
 }
 
-/** A `const name = ...` or an import binding `name` among `statements`. */
+/** A `const name = ...`, a `class name` or an import binding `name` among `statements`. */
 function bindingIn(
   statements: ts.NodeArray<ts.Statement>,
   name: string,
@@ -289,7 +282,9 @@ function bindingIn(
   exportedOnly = false,
 ): Binding | undefined {
   for (const stmt of statements) {
-    if (ts.isVariableStatement(stmt)) {
+    if (ts.isClassDeclaration(stmt) && stmt.name?.text === name) {
+      if (!exportedOnly || isExported(stmt)) return { type: "class", node: stmt, path };
+    } else if (ts.isVariableStatement(stmt)) {
       if (exportedOnly && !isExported(stmt)) continue;
       if (!(stmt.declarationList.flags & ts.NodeFlags.Const)) continue;
       for (const decl of stmt.declarationList.declarations) {
