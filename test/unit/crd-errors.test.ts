@@ -1,0 +1,210 @@
+/**
+ * Every error class of the CRD generator, each checked with its file:line:col and message.
+ * Each case writes a small API folder and runs the generator on it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateCrds } from "../../src/generators/crd/index.js";
+import { formatDiagnostic } from "../../src/generators/types.js";
+
+const root = mkdtempSync(join(tmpdir(), "opgen-crd-errors-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+const GV =
+  '/** @groupName demo.example.com */\nexport const GroupVersion = { group: "demo.example.com", version: "v1" } as const;\n';
+
+/** Generates from one types file (plus optional extra files) and returns the formatted diagnostics. */
+async function diagnose(types: string, extra: Record<string, string> = {}): Promise<string[]> {
+  const dir = join(root, `p${n++}`);
+  mkdirSync(join(dir, "src/api/v1"), { recursive: true });
+  writeFileSync(join(dir, "src/api/v1/groupversion.ts"), GV);
+  writeFileSync(join(dir, "src/api/v1/thing.types.ts"), types);
+  for (const [name, text] of Object.entries(extra))
+    writeFileSync(join(dir, "src/api/v1", name), text);
+  const r = await generateCrds({ projectDir: dir });
+  return r.diagnostics.map(formatDiagnostic);
+}
+
+/** A root kind whose spec has the given members (spec starts on line 3, its members on line 4). */
+const kind = (specMembers: string, before = "") =>
+  `${before}import type { int32, ObjectMeta } from "@opgen/runtime";\n\nexport interface ThingSpec {\n${specMembers}\n}\n\n/** @resource */\nexport interface Thing {\n  apiVersion?: string;\n  kind?: string;\n  metadata?: ObjectMeta;\n  spec: ThingSpec;\n}\n`;
+
+const F = "src/api/v1/thing.types.ts";
+
+describe("marker errors", () => {
+  it("unknown marker, with a suggestion", async () => {
+    expect(await diagnose(kind("  /** @validaton Minimum=1 */\n  size: int32;"))).toEqual([
+      `${F}:4:7: unknown marker @validaton; did you mean @validation?`,
+    ]);
+  });
+
+  it("unknown argument, with a suggestion", async () => {
+    expect(
+      await diagnose(
+        kind("  size: int32;").replace("/** @resource */", "/** @resource scop=Cluster */"),
+      ),
+    ).toEqual([`${F}:7:15: @resource: unknown argument "scop"; did you mean "scope"?`]);
+  });
+
+  it("missing argument", async () => {
+    expect(
+      await diagnose(
+        kind("  size: int32;").replace(
+          "/** @resource */",
+          "/**\n * @resource\n * @printcolumn name=Size type=integer\n */",
+        ),
+      ),
+    ).toEqual([`${F}:9:4: @printcolumn: missing argument "jsonPath" (a string)`]);
+  });
+
+  it("wrong value type", async () => {
+    expect(await diagnose(kind("  /** @validation Maximum=ten */\n  size: int32;"))).toEqual([
+      `${F}:4:27: @validation Maximum: expected a number, got "ten"`,
+    ]);
+  });
+
+  it("marker on the wrong target", async () => {
+    expect(await diagnose(kind("  /** @storageversion */\n  size: int32;"))).toEqual([
+      `${F}:4:7: @storageversion cannot stand on a field; it belongs on a root type (@resource)`,
+    ]);
+  });
+
+  it("marker on the wrong type: MaxLength on an integer", async () => {
+    expect(await diagnose(kind("  /** @validation MaxLength=3 */\n  size: int32;"))).toEqual([
+      `${F}:4:7: @validation MaxLength needs a string, but field "spec.size" is of type integer`,
+    ]);
+  });
+
+  it("marker on the wrong type: items:Pattern on a non-array", async () => {
+    expect(
+      await diagnose(kind("  /** @validation items:Pattern=`^a$` */\n  name: string;")),
+    ).toEqual([
+      `${F}:4:7: @validation items:Pattern needs an array, but field "spec.name" is of type string`,
+    ]);
+  });
+
+  it("listMapKey without listType=map", async () => {
+    expect(
+      await diagnose(
+        kind(
+          "  /**\n   * @listType set\n   * @listMapKey name\n   */\n  items: { name: string }[];",
+        ),
+      ),
+    ).toEqual([`${F}:6:6: @listMapKey needs @listType map on field "spec.items"`]);
+  });
+
+  it("listMapKey naming a field the items do not have", async () => {
+    expect(
+      await diagnose(
+        kind("  /**\n   * @listType map\n   * @listMapKey id\n   */\n  items: { name: string }[];"),
+      ),
+    ).toEqual([`${F}:6:6: @listMapKey id: the items of field "spec.items" have no field "id"`]);
+  });
+
+  it("one-of group naming a required field", async () => {
+    const types = kind("  a: string;\n  b?: string;").replace(
+      "export interface ThingSpec",
+      "/** @validation AtMostOneOf=a;b */\nexport interface ThingSpec",
+    );
+    expect(await diagnose(types)).toEqual([
+      `${F}:3:5: @validation AtMostOneOf: field "a" of type ThingSpec is required; fields of a one-of group must be optional`,
+    ]);
+  });
+});
+
+describe("unsupported TypeScript types name the field path", () => {
+  it("functions", async () => {
+    expect(await diagnose(kind("  onChange: () => void;"))).toEqual([
+      `${F}:4:13: field "spec.onChange": function type () => void is not supported in a Kubernetes API type`,
+    ]);
+  });
+
+  it("methods", async () => {
+    expect(await diagnose(kind("  size: int32;\n  grow(): void;"))).toEqual([
+      `${F}:5:3: field "spec.grow": methods are not supported in a Kubernetes API type`,
+    ]);
+  });
+
+  it("symbols", async () => {
+    expect(await diagnose(kind("  id: symbol;"))).toEqual([
+      `${F}:4:7: field "spec.id": symbol is not supported in a Kubernetes API type`,
+    ]);
+  });
+
+  it("tuples", async () => {
+    expect(await diagnose(kind("  pair: [string, int32];"))).toEqual([
+      `${F}:4:9: field "spec.pair": tuple type [string, int32] is not supported; use an array or an object`,
+    ]);
+  });
+
+  it("unions of non-literals", async () => {
+    expect(await diagnose(kind("  value: string | int32;"))).toEqual([
+      `${F}:4:10: field "spec.value": union type string | int32 is not supported; only unions of string literals (an enum) and T | null are`,
+    ]);
+  });
+
+  it("recursive types", async () => {
+    const types = kind("  tree: Node;").replace(
+      "export interface ThingSpec",
+      "export interface Node {\n  children?: Node[];\n}\n\nexport interface ThingSpec",
+    );
+    expect(await diagnose(types)).toEqual([
+      `${F}:4:14: field "spec.tree.children[]": recursive type Node is not supported (a CRD schema cannot refer to itself)`,
+    ]);
+  });
+
+  it("Date and types it cannot find", async () => {
+    expect(await diagnose(kind("  at: Date;\n  other: Missing;"))).toEqual([
+      `${F}:4:7: field "spec.at": Date is not supported; use Time from @opgen/runtime (an RFC 3339 string)`,
+      `${F}:5:10: field "spec.other": cannot find type Missing`,
+    ]);
+  });
+
+  it("unknown is a warning, silenced by XPreserveUnknownFields", async () => {
+    expect(
+      await diagnose(
+        kind("  free: unknown;\n  /** @validation XPreserveUnknownFields */\n  kept: unknown;"),
+      ),
+    ).toEqual([
+      `${F}:4:9: warning: field "spec.free" has type unknown: any value is kept (x-kubernetes-preserve-unknown-fields); say @validation XPreserveUnknownFields to confirm`,
+    ]);
+  });
+
+  it("all errors of a run are reported together, in file order", async () => {
+    const d = await diagnose(
+      kind(
+        "  /** @validation MaxLength=3 */\n  size: int32;\n  pair: [string, string];\n  /** @bogus */\n  x: string;",
+      ),
+    );
+    expect(d.map((l) => l.split(": ")[0])).toEqual([`${F}:4:7`, `${F}:6:9`, `${F}:7:7`]);
+  });
+});
+
+describe("kinds and versions", () => {
+  it("a kind without groupversion.ts", async () => {
+    const dir = join(root, `p${n++}`);
+    mkdirSync(join(dir, "src/api/v1"), { recursive: true });
+    writeFileSync(join(dir, "src/api/v1/thing.types.ts"), kind("  size: int32;"));
+    const r = await generateCrds({ projectDir: dir });
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+      `${F}:8:18: kind Thing: no groupversion.ts in its folder, so its API group is unknown`,
+    ]);
+  });
+
+  it("several versions without exactly one @storageversion", async () => {
+    const dir = join(root, `p${n++}`);
+    for (const v of ["v1", "v2"]) {
+      mkdirSync(join(dir, `src/api/${v}`), { recursive: true });
+      writeFileSync(join(dir, `src/api/${v}/groupversion.ts`), GV.replace('"v1"', `"${v}"`));
+      writeFileSync(join(dir, `src/api/${v}/thing.types.ts`), kind("  size: int32;"));
+    }
+    const r = await generateCrds({ projectDir: dir });
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+      `${F}:8:18: kind Thing has 2 versions (v1, v2) but none is marked @storageversion`,
+    ]);
+    expect(r.files).toEqual([]);
+  });
+});
