@@ -59,7 +59,8 @@ export function checkWatches(
   return checks;
 }
 
-const RELATION_WORDS = { for: "reconciles", owns: "owns", watches: "watches" } as const;
+/** How a controller relates to a kind, as the report and warnings say it. */
+export const RELATION_WORDS = { for: "reconciles", owns: "owns", watches: "watches" } as const;
 
 export function warningFor(check: WatchCheck, roleName: string): Diagnostic {
   const { group, plural } = check.watched.kind!;

@@ -7,7 +7,12 @@
 import { generateRoles } from "../roles.js";
 import type { LocatedRbacRule, PolicyRule } from "../rule.js";
 import type { ControllerSetup } from "./controller-setup.js";
-import { controllerName, INFORMER_VERBS, type WatchCheck } from "./missing-permissions.js";
+import {
+  controllerName,
+  INFORMER_VERBS,
+  RELATION_WORDS,
+  type WatchCheck,
+} from "./missing-permissions.js";
 import type { ClassLocation } from "./static-resolver.js";
 
 export interface ReportInput {
@@ -28,6 +33,7 @@ function classWhere(cls: ClassLocation): string {
 }
 
 function table(rows: readonly string[][], indent: string): string[] {
+  if (rows.length === 0) return [];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((row) =>
     (
@@ -94,7 +100,7 @@ export function renderReport(input: ReportInput): string {
     }
     out.push(`  informers need ${INFORMER_VERBS.join(", ")} in ClusterRole ${roleName}:`);
     const rows = setup.watched.map((watched) => {
-      const relation = { for: "reconciles", owns: "owns", watches: "watches" }[watched.relation];
+      const relation = RELATION_WORDS[watched.relation];
       if (!watched.kind) return [relation, watched.source, "not statically visible; check by hand"];
       const check = checks.find((c) => c.watched === watched);
       const { group, plural } = watched.kind;
