@@ -1,7 +1,11 @@
 /**
- * The optional behaviours beyond envtest, switched on per environment: garbage collection and
- * namespace cleanup, kubelet/controller simulation, RBAC authorization.
+ * The optional behaviours beyond envtest, switched on per environment: garbage collection with
+ * the namespace controller, kubelet/controller simulation, RBAC authorization. Access reviews
+ * are always answered (everything is allowed when RBAC is off).
  */
+import { RbacAuthorizer } from "./auth/rbac.js";
+import { GarbageCollector } from "./controllers/garbage-collector.js";
+import { Simulator } from "./controllers/simulator.js";
 import type { ApiServer } from "./server.js";
 
 export interface FeatureOptions {
@@ -10,7 +14,35 @@ export interface FeatureOptions {
   auth: "none" | "rbac";
 }
 
-export function installFeatures(server: ApiServer, opts: FeatureOptions): void {
-  void server;
-  void opts;
+export interface Features {
+  gc?: GarbageCollector;
+  rbac?: RbacAuthorizer;
+}
+
+export function installFeatures(server: ApiServer, opts: FeatureOptions): Features {
+  const features: Features = {};
+  if (opts.gc) {
+    features.gc = new GarbageCollector(server.store, server.registry, server.rest);
+    server.controllers.push(features.gc);
+  }
+  if (opts.simulate) {
+    server.systemCreate("", "v1", "nodes", Simulator.node());
+    server.controllers.push(new Simulator(server.store));
+  }
+  const authorizer = new RbacAuthorizer(server.store);
+  if (opts.auth === "rbac") {
+    features.rbac = authorizer;
+    server.authorize = (a) => authorizer.authorize(a);
+  }
+  server.virtualCreate = (scope, body) => {
+    if (scope.group !== "authorization.k8s.io") return undefined;
+    if (opts.auth === "rbac") return authorizer.review(scope.resource, scope.user, body);
+    const review = authorizer.review(
+      scope.resource,
+      { name: scope.user.name, groups: ["system:masters"] },
+      body,
+    );
+    return review;
+  };
+  return features;
 }

@@ -13,6 +13,7 @@ import { CrdController } from "./controllers/crd-controller.js";
 import { crdAdmission } from "./crd/admission.js";
 import { mintTlsMaterial, type TlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
+import { serverSideApply } from "./rest/apply.js";
 import { ObjectRest } from "./rest/objects.js";
 import type { RequestScope } from "./rest/scope.js";
 import { Store } from "./store/store.js";
@@ -51,6 +52,7 @@ export class ApiServer {
     this.store = new Store(options.historyLimit ?? 10_000);
     this.rest = new ObjectRest(this.store);
     this.rest.hooks.push(crdAdmission);
+    this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
     this.bootstrap();
   }

@@ -25,3 +25,113 @@ export async function kubectl(env: TestEnv, args: string[], input?: string) {
 }
 
 const cacheDirs = new WeakMap<TestEnv, string>();
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON bodies
+  body: any;
+}
+
+/** One raw HTTPS request with the admin token (or `token`), for exact status/body checks. */
+export async function api(
+  env: TestEnv,
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { contentType?: string; accept?: string; token?: string } = {},
+): Promise<RawResponse> {
+  const https = await import("node:https");
+  const cluster = env.kubeConfig.getCurrentCluster()!;
+  const ca = Buffer.from(cluster.caData!, "base64");
+  const payload =
+    body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      `${env.url}${path}`,
+      {
+        method,
+        ca,
+        headers: {
+          Authorization: `Bearer ${opts.token ?? env.adminToken}`,
+          Accept: opts.accept ?? "application/json",
+          "User-Agent": "envtest-tests/1.0",
+          ...(payload !== undefined
+            ? {
+                "Content-Type": opts.contentType ?? "application/json",
+                "Content-Length": Buffer.byteLength(payload),
+              }
+            : {}),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => {
+          text += c;
+        });
+        res.on("end", () => {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+        });
+      },
+    );
+    req.on("error", reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+/** A watch stream collecting newline-delimited events until closed. */
+export async function watchStream(env: TestEnv, path: string, accept = "application/json") {
+  const https = await import("node:https");
+  const cluster = env.kubeConfig.getCurrentCluster()!;
+  const ca = Buffer.from(cluster.caData!, "base64");
+  // biome-ignore lint/suspicious/noExplicitAny: watch events are arbitrary JSON
+  const events: any[] = [];
+  let ended = false;
+  const req = https.request(`${env.url}${path}`, {
+    method: "GET",
+    ca,
+    headers: { Authorization: `Bearer ${env.adminToken}`, Accept: accept },
+  });
+  const status = await new Promise<number>((resolve, reject) => {
+    req.on("response", (res) => {
+      let buf = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        buf += c;
+        let i = buf.indexOf("\n");
+        while (i >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.trim()) events.push(JSON.parse(line));
+          i = buf.indexOf("\n");
+        }
+      });
+      res.on("end", () => {
+        ended = true;
+      });
+      res.on("close", () => {
+        ended = true;
+      });
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+  return {
+    status,
+    events,
+    get ended() {
+      return ended;
+    },
+    close: () => req.destroy(),
+  };
+}

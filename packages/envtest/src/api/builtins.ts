@@ -3,7 +3,7 @@
  * the per-kind behaviour of their kube-apiserver registry strategies (generation, unconditional
  * update, status/scale subresources, extra field selectors, strategic-merge list keys).
  */
-import type { KubeObject, ResourceInfo, ScaleSubresource } from "./types.js";
+import type { KubeObject, ResourceInfo, ScaleSubresource, SharedStorage } from "./types.js";
 
 interface BuiltinSpec {
   group: string;
@@ -18,6 +18,7 @@ interface BuiltinSpec {
   scale?: boolean;
   conditionalOnly?: boolean;
   returnDeletedObject?: boolean;
+  virtual?: boolean;
   fieldLabels?: ResourceInfo["fieldLabels"];
   mergeKeys?: Record<string, string>;
 }
@@ -318,6 +319,17 @@ const specs: BuiltinSpec[] = [
       mergeKeys: { webhooks: "name" },
     }),
   ),
+  ...(["selfsubjectaccessreviews", "subjectaccessreviews"] as const).map(
+    (resource): BuiltinSpec => ({
+      group: "authorization.k8s.io",
+      version: "v1",
+      resource,
+      kind:
+        resource === "selfsubjectaccessreviews" ? "SelfSubjectAccessReview" : "SubjectAccessReview",
+      namespaced: false,
+      virtual: true,
+    }),
+  ),
   {
     group: "scheduling.k8s.io",
     version: "v1",
@@ -342,9 +354,46 @@ const builtinScale: ScaleSubresource = {
   labelSelectorPath: ".spec.selector",
 };
 
+/** Field renames between events.k8s.io/v1 Event (left) and core/v1 Event (right). */
+const eventRenames: [string, string][] = [
+  ["regarding", "involvedObject"],
+  ["note", "message"],
+  ["deprecatedSource", "source"],
+  ["deprecatedFirstTimestamp", "firstTimestamp"],
+  ["deprecatedLastTimestamp", "lastTimestamp"],
+  ["deprecatedCount", "count"],
+  ["reportingController", "reportingComponent"],
+];
+
+function rename(o: KubeObject, pairs: [string, string][], apiVersion: string): KubeObject {
+  const out: KubeObject = { ...o, apiVersion, kind: "Event" };
+  for (const [from, to] of pairs) {
+    if (from in out) {
+      out[to] = out[from];
+      delete out[from];
+    }
+  }
+  return out;
+}
+
+/** events.k8s.io/v1 events are stored once, as core/v1 events (one object, two APIs). */
+const eventsShared: SharedStorage = {
+  bucket: "/events",
+  apiVersion: "v1",
+  toStorage: (o) => rename(o, eventRenames, "v1"),
+  fromStorage: (o) =>
+    rename(
+      o,
+      eventRenames.map(([a, b]) => [b, a]),
+      "events.k8s.io/v1",
+    ),
+};
+
 /** Fresh ResourceInfo records for every built-in (each server gets its own copies). */
 export function builtinResources(): ResourceInfo[] {
   return specs.map((s) => ({
+    ...(s.group === "events.k8s.io" ? { sharedStorage: eventsShared } : {}),
+    ...(s.virtual ? { virtual: true } : {}),
     group: s.group,
     resource: s.resource,
     kind: s.kind,

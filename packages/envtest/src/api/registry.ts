@@ -10,6 +10,11 @@ export function bucketKey(group: string, resource: string): string {
   return `${group}/${resource}`;
 }
 
+/** The storage bucket of a resource (its own, or the one it shares). */
+export function bucketOf(info: ResourceInfo): string {
+  return info.sharedStorage?.bucket ?? bucketKey(info.group, info.resource);
+}
+
 /** Kube-aware version ordering: GA desc, then beta desc, then alpha desc, then others. */
 export function compareVersions(a: string, b: string): number {
   const parse = (v: string): [number, number, number, string] => {

@@ -154,6 +154,18 @@ export interface ResourceInfo {
   crdName?: string;
   /** The CRD is terminating: no new objects. */
   terminating?: boolean;
+  /** Create-only review resources answered by the server, never stored. */
+  virtual?: boolean;
+  /** Objects live in another resource's storage (events.k8s.io events in core events). */
+  sharedStorage?: SharedStorage;
+}
+
+/** Converts between a resource's API form and the form stored by the resource it shares. */
+export interface SharedStorage {
+  bucket: string;
+  apiVersion: string;
+  toStorage(o: KubeObject): KubeObject;
+  fromStorage(o: KubeObject): KubeObject;
 }
 
 export function storageVersion(info: ResourceInfo): ResourceVersionInfo {

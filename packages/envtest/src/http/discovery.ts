@@ -24,6 +24,7 @@ const fullVerbs = [
 const terminatingVerbs = ["delete", "deletecollection", "get", "list", "watch"];
 
 function verbsOf(info: ResourceInfo): string[] {
+  if (info.virtual) return ["create"];
   return info.terminating ? terminatingVerbs : fullVerbs;
 }
 

@@ -223,17 +223,7 @@ export function createHandler(deps: HandlerDeps) {
       await deps.before?.(attrs);
 
       const found = registry.lookup(rp.group, rp.version, rp.resource);
-      if (!found) {
-        if (method === "POST" && deps.virtualCreate && rp.name === undefined) {
-          const body = decodeJson(await readBody(req), rp.resource);
-          const out = deps.virtualCreate({ group: rp.group, resource: rp.resource, user }, body);
-          if (out) {
-            sendJson(res, 201, out);
-            return;
-          }
-        }
-        throw errors.notFoundPath();
-      }
+      if (!found) throw errors.notFoundPath();
       const { info, version: v } = found;
       if (!verb) throw errors.methodNotAllowed(method, info);
       if (rp.namespace !== undefined && !info.namespaced) throw errors.notFoundPath();
@@ -250,18 +240,13 @@ export function createHandler(deps: HandlerDeps) {
       }
       const denied = deps.authorize?.(attrs);
       if (denied !== undefined) {
-        const res2 = sub ? `${info.resource}/${sub}` : info.resource;
-        const subject = rp.name
-          ? `${info.group ? `${res2}.${info.group}` : res2} "${rp.name}"`
-          : info.group
-            ? `${res2}.${info.group}`
-            : res2;
+        // The Forbidden subject names the resource without its subresource (NewForbidden).
+        const qualified = info.group ? `${info.resource}.${info.group}` : info.resource;
+        const subject = rp.name ? `${qualified} "${rp.name}"` : qualified;
         const scopeText =
           rp.namespace !== undefined
             ? ` in the namespace "${rp.namespace}"`
-            : info.namespaced
-              ? " at the cluster scope"
-              : " at the cluster scope";
+            : " at the cluster scope";
         throw new ApiError(
           403,
           "Forbidden",
@@ -274,6 +259,14 @@ export function createHandler(deps: HandlerDeps) {
         );
       }
 
+      if (info.virtual) {
+        if (verb !== "create") throw errors.methodNotAllowed(method, info);
+        const body = decodeJson(await readBody(req), info.kind);
+        const out = deps.virtualCreate?.({ group: rp.group, resource: rp.resource, user }, body);
+        if (!out) throw errors.notFoundPath();
+        sendJson(res, 201, out);
+        return;
+      }
       const fieldManager = query.get("fieldManager");
       if (
         fieldManager !== null &&

@@ -13,7 +13,7 @@ import {
   nowTime,
   validateObjectMeta,
 } from "../api/meta.js";
-import { bucketKey } from "../api/registry.js";
+import { bucketKey, bucketOf } from "../api/registry.js";
 import {
   type FieldSelector,
   type LabelSelector,
@@ -27,6 +27,7 @@ import {
   isObject,
   type JsonObject,
   type KubeObject,
+  type ManagedFieldsEntry,
   type ObjectMeta,
   type ResourceInfo,
   type ResourceVersionInfo,
@@ -104,7 +105,7 @@ export class ObjectRest {
   constructor(private readonly store: Store) {}
 
   private bucket(info: ResourceInfo): string {
-    return bucketKey(info.group, info.resource);
+    return bucketOf(info);
   }
 
   private existing(scope: RequestScope): KubeObject {
@@ -255,6 +256,7 @@ export class ObjectRest {
 
   /** Serves a stored object in the requested version. */
   present(info: ResourceInfo, version: ResourceVersionInfo, stored: KubeObject): KubeObject {
+    if (info.sharedStorage) return deepClone(info.sharedStorage.fromStorage(stored));
     return fromStorage(info, version, stored);
   }
 
@@ -374,7 +376,11 @@ export class ObjectRest {
 
   // ---------------------------------------------------------------- create
 
-  create(scope: RequestScope, body: KubeObject, opts: { apply?: boolean } = {}): WriteResult {
+  create(
+    scope: RequestScope,
+    body: KubeObject,
+    opts: { managedFields?: ManagedFieldsEntry[] } = {},
+  ): WriteResult {
     const info = scope.info;
     if (info.terminating) {
       throw new ApiError(
@@ -440,14 +446,17 @@ export class ObjectRest {
     m.uid = newUid();
     m.creationTimestamp = nowTime();
     if (info.generation) m.generation = 1;
-    recordManagedFields(obj, undefined, {
-      manager: scope.manager,
-      operation: opts.apply ? "Apply" : "Update",
-      apiVersion: groupVersion(info.group, version.name),
-      subresource: scope.subresource,
-      info,
-      version,
-    });
+    if (opts.managedFields) m.managedFields = opts.managedFields;
+    else {
+      recordManagedFields(obj, undefined, {
+        manager: scope.manager,
+        operation: "Update",
+        apiVersion: groupVersion(info.group, version.name),
+        subresource: scope.subresource,
+        info,
+        version,
+      });
+    }
     const stored = this.toStorage(info, obj);
     if (dryRun) {
       return { code: 201, body: this.present(info, version, stored) };
@@ -459,6 +468,7 @@ export class ObjectRest {
   }
 
   private toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
+    if (info.sharedStorage) return info.sharedStorage.toStorage(obj);
     const stored = obj;
     stored.apiVersion = storageApiVersion(info);
     stored.kind = info.kind;
@@ -475,7 +485,7 @@ export class ObjectRest {
   update(
     scope: RequestScope,
     body: KubeObject,
-    opts: { patch?: boolean; apply?: boolean } = {},
+    opts: { patch?: boolean; managedFields?: ManagedFieldsEntry[] } = {},
   ): WriteResult {
     const info = scope.info;
     const version = scope.version;
@@ -554,14 +564,17 @@ export class ObjectRest {
     ) {
       nm.generation = (om.generation ?? 0) + 1;
     }
-    recordManagedFields(obj, old, {
-      manager: scope.manager,
-      operation: opts.apply ? "Apply" : "Update",
-      apiVersion: groupVersion(info.group, version.name),
-      subresource: scope.subresource,
-      info,
-      version,
-    });
+    if (opts.managedFields) nm.managedFields = opts.managedFields;
+    else {
+      recordManagedFields(obj, old, {
+        manager: scope.manager,
+        operation: "Update",
+        apiVersion: groupVersion(info.group, version.name),
+        subresource: scope.subresource,
+        info,
+        version,
+      });
+    }
 
     const stored = this.toStorage(info, obj);
     // Compare against the stored form (other versions' defaults must not count as changes).

@@ -5,7 +5,7 @@
  * matching), bookmarks, sendInitialEvents, timeoutSeconds. Streams newline-delimited JSON.
  */
 import { errors } from "../api/errors.js";
-import { bucketKey } from "../api/registry.js";
+import { bucketOf } from "../api/registry.js";
 import { groupVersion, type KubeObject } from "../api/types.js";
 import type { Store, StoreEvent } from "../store/store.js";
 import type { ObjectRest } from "./objects.js";
@@ -67,7 +67,7 @@ export function startWatch(
   opts: WatchOptions = {},
 ): ActiveWatch {
   const q = scope.query;
-  const bucket = bucketKey(scope.info.group, scope.info.resource);
+  const bucket = bucketOf(scope.info);
   const match = rest.matcher(scope);
   const present = (o: KubeObject) => rest.present(scope.info, scope.version, o);
   let first = true;
