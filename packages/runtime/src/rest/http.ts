@@ -97,11 +97,22 @@ export class RestClient {
     }
     await new Promise<void>((resolve, reject) => {
       let buffered = "";
+      let settled = false;
+      // Settle once: destroying the response emits "aborted"/"close" synchronously.
+      const finish = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        if (err === undefined) resolve();
+        else {
+          reject(err);
+          res.destroy();
+        }
+      };
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
         buffered += chunk;
         let nl = buffered.indexOf("\n");
-        while (nl >= 0) {
+        while (nl >= 0 && !settled) {
           const line = buffered.slice(0, nl).trim();
           buffered = buffered.slice(nl + 1);
           nl = buffered.indexOf("\n");
@@ -110,23 +121,21 @@ export class RestClient {
           try {
             event = JSON.parse(line) as WatchEvent;
           } catch (err) {
-            res.destroy();
-            reject(new Error(`undecodable watch event: ${(err as Error).message}`));
+            finish(new Error(`undecodable watch event: ${(err as Error).message}`));
             return;
           }
           try {
             onEvent(event);
           } catch (err) {
-            res.destroy();
-            reject(err);
+            finish(err);
             return;
           }
         }
       });
-      res.on("end", () => resolve());
-      res.on("error", reject);
-      res.on("aborted", () => reject(new Error("watch stream aborted")));
-      res.on("close", () => resolve());
+      res.on("end", () => finish());
+      res.on("error", (err) => finish(err));
+      res.on("aborted", () => finish(new Error("watch stream aborted")));
+      res.on("close", () => finish());
     });
   }
 
