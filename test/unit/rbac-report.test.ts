@@ -186,6 +186,71 @@ describe("missing-permission warnings", () => {
   });
 });
 
+describe("client calls of the reconciler", () => {
+  function reconcilerProject(markers: string[], body: string[]) {
+    return {
+      "src/api/v1/groupversion.ts": GROUPVERSION,
+      "src/api/v1/appcluster.types.ts": TYPES,
+      "src/controllers/app.controller.ts": [
+        'import { kinds, type Client, type Manager } from "@opgen/runtime";',
+        'import { AppClusterKind } from "../api/v1/appcluster.types.js";',
+        "/**",
+        " * @rbac groups=demo.my.domain,resources=appclusters,verbs=get;list;watch",
+        ...markers,
+        " */",
+        "export class AppReconciler {",
+        "  constructor(private readonly client: Client) {}",
+        "  async reconcile(req: { namespace: string; name: string }) {",
+        ...body.map((line) => `    ${line}`),
+        "  }",
+        "}",
+        "export function setup(mgr: Manager) {",
+        "  mgr.controller(AppClusterKind).owns(kinds.Secret).complete(new AppReconciler(mgr.client));",
+        "}",
+      ].join("\n"),
+    };
+  }
+
+  it("warns when a read of an unwatched kind or a delete has no verb, not for cached reads", async () => {
+    const { messages, report } = await run(
+      reconcilerProject(
+        [" * @rbac groups=core,resources=secrets,verbs=list;watch"],
+        [
+          "await this.client.get(AppClusterKind, req);",
+          "await this.client.list(kinds.Secret, { namespace: req.namespace });",
+          'await this.client.get(kinds.ConfigMap, { namespace: req.namespace, name: "cfg" });',
+          "await this.client.get(kinds.Secret, req, { uncached: true });",
+          "await this.client.delete(kinds.Pod, req);",
+          "const byKind = new Map();",
+          "byKind.get(kinds.Node);",
+        ],
+      ),
+    );
+    expect(messages).toEqual([
+      "src/controllers/app.controller.ts:12:23: warning: AppReconciler gets configmaps (group core) through the API server but no role grants get on them; add @rbac groups=core,resources=configmaps,verbs=get",
+      "src/controllers/app.controller.ts:13:23: warning: AppReconciler gets secrets (group core) through the API server but no role grants get on them; add @rbac groups=core,resources=secrets,verbs=get",
+      "src/controllers/app.controller.ts:14:23: warning: AppReconciler deletes pods (group core) through the API server but no role grants delete on them; add @rbac groups=core,resources=pods,verbs=delete",
+    ]);
+    expect(report).toMatch(/^ {4}gets +appclusters \(group demo\.my\.domain\) +from the cache/m);
+    expect(report).toMatch(/^ {4}lists +secrets \(group core\) +from the cache/m);
+    expect(report).toMatch(/^ {4}gets +configmaps \(group core\) +MISSING get +src\/controllers/m);
+    expect(report).toContain("3 missing permissions (see the warnings)");
+  });
+
+  it("counts a namespaced Role for a direct call", async () => {
+    const { messages } = await run(
+      reconcilerProject(
+        [
+          " * @rbac groups=core,resources=secrets,verbs=list;watch",
+          " * @rbac groups=core,resources=pods,verbs=delete,namespace=apps",
+        ],
+        ["await this.client.delete(kinds.Pod, req);"],
+      ),
+    );
+    expect(messages).toEqual([]);
+  });
+});
+
 describe("kind resolution", () => {
   const CONTROLLER_WITH = (imports: string, setup: string) =>
     [

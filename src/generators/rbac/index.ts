@@ -6,6 +6,7 @@
  */
 import { toYamlDocuments } from "../../util/yaml.js";
 import type { Diagnostic, GeneratedFile } from "../types.js";
+import { checkClientCalls, clientCallWarnings } from "./report/client-permissions.js";
 import { checkWatches, missingPermissionWarnings } from "./report/missing-permissions.js";
 import { renderReport } from "./report/render-report.js";
 import { generateRoles } from "./roles.js";
@@ -51,13 +52,17 @@ export async function generateRbac(opts: GenerateRbacOptions): Promise<GenerateR
     roleName,
   );
   const checks = checkWatches(setups, roles, roleName);
-  diagnostics.push(...missingPermissionWarnings(checks, roleName));
+  const callChecks = checkClientCalls(setups, roles, roleName);
+  diagnostics.push(
+    ...missingPermissionWarnings(checks, roleName),
+    ...clientCallWarnings(callChecks),
+  );
 
   const hasErrors = diagnostics.some((d) => d.severity === "error");
   const result: GenerateRbacResult = {
     files: hasErrors ? [] : [{ path: output, content: toYamlDocuments(roles) }],
     diagnostics,
   };
-  if (opts.report) result.report = renderReport({ roleName, rules, setups, checks });
+  if (opts.report) result.report = renderReport({ roleName, rules, setups, checks, callChecks });
   return result;
 }

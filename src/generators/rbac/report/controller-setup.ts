@@ -8,6 +8,7 @@ import { ts } from "ts-morph";
 import type { SourcePosition } from "../rule.js";
 import type { SourceCache } from "../source-cache.js";
 import type { KindRef } from "./builtin-kinds.js";
+import { type ClientCall, findClientCalls } from "./client-calls.js";
 import type { ClassLocation, StaticResolver } from "./static-resolver.js";
 
 export type WatchRelation = "for" | "owns" | "watches";
@@ -34,6 +35,8 @@ export interface ControllerSetup {
   completes: boolean;
   /** The reconciler passed to `.complete(...)`, when it is statically visible. */
   reconciler: ClassLocation | undefined;
+  /** The reconciler's client calls that name their kind. */
+  clientCalls: ClientCall[];
 }
 
 const RELATIONS: Readonly<Record<string, WatchRelation>> = {
@@ -153,6 +156,7 @@ export function findControllerSetups(
       position: positionOf(file, controllerCall),
       watched,
       reconciler,
+      clientCalls: reconciler ? findClientCalls(reconciler, resolver) : [],
       completes,
       ...(name !== undefined ? { name } : {}),
     };

@@ -6,6 +6,7 @@
 
 import { generateRoles } from "../roles.js";
 import type { LocatedRbacRule, PolicyRule } from "../rule.js";
+import { CLIENT_VERB_WORDS, type ClientCallCheck } from "./client-permissions.js";
 import type { ControllerSetup } from "./controller-setup.js";
 import {
   controllerName,
@@ -20,6 +21,7 @@ export interface ReportInput {
   rules: readonly LocatedRbacRule[];
   setups: readonly ControllerSetup[];
   checks: readonly WatchCheck[];
+  callChecks: readonly ClientCallCheck[];
 }
 
 function where(position: { file: string; line: number; column: number }): string {
@@ -73,7 +75,7 @@ function grants(rules: readonly LocatedRbacRule[], roleName: string, indent: str
 }
 
 export function renderReport(input: ReportInput): string {
-  const { roleName, rules, setups, checks } = input;
+  const { roleName, rules, setups, checks, callChecks } = input;
   const out: string[] = [];
   const files = new Set(rules.map((r) => r.position.file));
   out.push(
@@ -109,6 +111,21 @@ export function renderReport(input: ReportInput): string {
       return [relation, `${plural} (group ${group === "" ? "core" : group})`, status];
     });
     out.push(...table(rows, "    "));
+    const calls = callChecks.filter((c) => c.setup === setup);
+    if (calls.length > 0) {
+      out.push("  its client calls:");
+      out.push(
+        ...table(
+          calls.map(({ call, fromCache, missing }) => [
+            CLIENT_VERB_WORDS[call.verb],
+            `${call.kind.plural} (group ${call.kind.group === "" ? "core" : call.kind.group})`,
+            fromCache ? "from the cache" : missing ? `MISSING ${call.verb}` : "ok",
+            where(call.position),
+          ]),
+          "    ",
+        ),
+      );
+    }
   }
 
   const classes = new Map<string, LocatedRbacRule[]>();
@@ -132,7 +149,8 @@ export function renderReport(input: ReportInput): string {
     out.push(...grants(fileRules, roleName, "  "));
   }
 
-  const gaps = checks.filter((c) => c.missing.length > 0).length;
+  const gaps =
+    checks.filter((c) => c.missing.length > 0).length + callChecks.filter((c) => c.missing).length;
   out.push(
     "",
     gaps === 0
