@@ -1,6 +1,27 @@
+/**
+ * `opgen markers [NAME]`: prints the marker catalogue from the registry, grouped, one line each;
+ * with a name, one marker's arguments, targets, Kubebuilder equivalent and an example.
+ */
+import { detail, findMarker, listing, suggestMarker } from "../markers/help.js";
+import { markerRegistry } from "../markers/registry.js";
 import { CliError } from "../util/errors.js";
 
-// Placeholder until this command lands; replaced by its implementation.
-export async function runMarkers(..._args: unknown[]): Promise<void> {
-  throw new CliError("this command is not implemented yet");
+export async function runMarkers(
+  name: string | undefined,
+  _opts?: unknown,
+  out: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<void> {
+  const registry = markerRegistry();
+  if (!name) {
+    out(listing(registry));
+    return;
+  }
+  const def = findMarker(registry, name);
+  if (!def) {
+    const hint = suggestMarker(registry, name);
+    throw new CliError(
+      `unknown marker "${name}"${hint ? `; did you mean "${hint}"?` : ""} (opgen markers lists them all)`,
+    );
+  }
+  out(detail(def));
 }

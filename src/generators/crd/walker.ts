@@ -749,7 +749,11 @@ export class SchemaWalker {
       schema = {};
     } else {
       if (!member.type) return this.error(file, member, `field "${path}" has no type annotation`);
-      const r = this.typeSchema(member.type, file, path, has("validation XPreserveUnknownFields"));
+      // Saying what the value is (kept as is, or a whole object) silences the `unknown` warning.
+      const explicit = ["XPreserveUnknownFields", "XEmbeddedResource"].some(
+        (name) => has(`validation ${name}`) || has(`validation items:${name}`),
+      );
+      const r = this.typeSchema(member.type, file, path, explicit);
       if (!r) return undefined;
       schema = r.schema;
       if (r.nullable) schema.nullable = true;
