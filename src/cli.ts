@@ -29,6 +29,7 @@ export function buildProgram(): Command {
     .description("Kubebuilder for TypeScript: scaffold, generate and run Kubernetes operators")
     .version(opgenVersion(), "-v, --version")
     .showSuggestionAfterError(true)
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: () => {} });
 
