@@ -155,7 +155,9 @@ export class Controller {
   }
 
   private enqueueAll(reqs: Request[]): void {
-    for (const r of reqs) this.queue.add(requestKey(r));
+    // One event must add a key once: a waiting worker takes the first add at once, and a second
+    // add of the same key would then count as a change during processing and run it again.
+    for (const key of new Set(reqs.map(requestKey))) this.queue.add(key);
   }
 
   private async worker(hardStop: AbortSignal): Promise<void> {
