@@ -51,7 +51,8 @@ export class Store {
   private bucket(key: string): Bucket {
     let b = this.buckets.get(key);
     if (!b) {
-      b = { objects: new Map(), history: [], compactedRV: this.rv, listeners: new Set() };
+      // Nothing of a new bucket was ever compacted: a watch from any earlier RV is valid.
+      b = { objects: new Map(), history: [], compactedRV: 0, listeners: new Set() };
       this.buckets.set(key, b);
     }
     return b;
