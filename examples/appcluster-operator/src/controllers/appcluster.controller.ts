@@ -51,7 +51,8 @@ export class AppClusterReconciler implements Reconciler {
     }
     if (live.length > size) {
       ctx.log.info("more pods than spec.size: deleting one", { have: live.length, want: size });
-      await this.client.delete(live[0]!);
+      // The cache may still show a pod deleted a moment ago: gone is what we wanted.
+      await this.client.delete(live[0]!).catch(ignoreNotFound);
       return { requeue: true };
     }
 
