@@ -6,6 +6,7 @@
  * §1 Node pitfalls).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { parse as parseYaml } from "yaml";
 import { ApiError, errors } from "../api/errors.js";
 import type { Registry } from "../api/registry.js";
 import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
@@ -26,6 +27,7 @@ import {
   apiVersions,
 } from "./discovery.js";
 import { openApiGroupVersion, openApiRoot } from "./openapi.js";
+import { decodeProtobuf } from "./protobuf.js";
 import { parseResourcePath, type Verb, verbOf } from "./request.js";
 import { type TableOptions, tableFor, wantsTable } from "./table.js";
 
@@ -136,30 +138,42 @@ function mediaType(header: string | undefined): string {
   return (header ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-function decodeJson(body: Buffer, kindHint: string): KubeObject {
-  try {
-    const v = JSON.parse(body.toString("utf8"));
-    if (!isObject(v)) throw new Error("expected an object");
-    return v as KubeObject;
-  } catch (e) {
-    throw errors.badRequest(`Object '${kindHint}' is invalid: ${(e as Error).message}`);
-  }
-}
-
-function checkBodyType(req: IncomingMessage): void {
+/** Decodes a request body: JSON, YAML, or the protobuf kubectl's typed generators send. */
+async function decodeBody(req: IncomingMessage, kindHint: string): Promise<KubeObject> {
+  const raw = await readBody(req);
   const ct = mediaType(req.headers["content-type"]);
   if (ct === "application/vnd.kubernetes.protobuf") {
-    // kubectl's typed generators (create namespace|configmap|secret) send protobuf.
+    let decoded: KubeObject | undefined;
+    try {
+      decoded = decodeProtobuf(raw);
+    } catch (e) {
+      throw errors.badRequest(`error decoding protobuf: ${(e as Error).message}`);
+    }
+    if (decoded) return decoded;
     throw new ApiError(
       415,
       "UnsupportedMediaType",
-      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (this envtest server does not decode protobuf: use kubectl create -f or kubectl apply -f)",
+      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (this envtest server decodes protobuf only for Namespace, ConfigMap, Secret and access reviews: use kubectl create -f or kubectl apply -f)",
     );
   }
-  if (ct && ct !== "application/json" && ct !== "*/*" && ct !== "text/plain") {
-    if (ct === "application/yaml") return;
-    throw errors.unsupportedMediaType(["application/json", "application/yaml"]);
+  if (ct && ct !== "application/json" && ct !== "application/yaml" && ct !== "*/*") {
+    throw errors.unsupportedMediaType([
+      "application/json",
+      "application/yaml",
+      "application/vnd.kubernetes.protobuf",
+    ]);
   }
+  let v: unknown;
+  try {
+    v =
+      ct === "application/yaml"
+        ? parseYaml(raw.toString("utf8"))
+        : JSON.parse(raw.toString("utf8"));
+  } catch (e) {
+    throw errors.badRequest(`Object '${kindHint}' is invalid: ${(e as Error).message}`);
+  }
+  if (!isObject(v)) throw errors.badRequest(`Object '${kindHint}' is invalid: expected an object`);
+  return v as KubeObject;
 }
 
 export function createHandler(deps: HandlerDeps) {
@@ -261,7 +275,7 @@ export function createHandler(deps: HandlerDeps) {
 
       if (info.virtual) {
         if (verb !== "create") throw errors.methodNotAllowed(method, info);
-        const body = decodeJson(await readBody(req), info.kind);
+        const body = await decodeBody(req, info.kind);
         const out = deps.virtualCreate?.({ group: rp.group, resource: rp.resource, user }, body);
         if (!out) throw errors.notFoundPath();
         sendJson(res, 201, out);
@@ -320,15 +334,13 @@ export function createHandler(deps: HandlerDeps) {
           return;
         }
         case "create": {
-          checkBodyType(req);
-          const body = decodeJson(await readBody(req), info.kind);
+          const body = await decodeBody(req, info.kind);
           const r = rest.create(scope, body);
           respond(res, r.code, r.body, scope, tableOpts, warnings);
           return;
         }
         case "update": {
-          checkBodyType(req);
-          const body = decodeJson(await readBody(req), info.kind);
+          const body = await decodeBody(req, info.kind);
           const r =
             sub === "scale"
               ? rest.updateScale(scope, body)

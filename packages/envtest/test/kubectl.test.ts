@@ -1,0 +1,312 @@
+// The real kubectl 1.32 against envtest: apiserver-spec.md §12 (1).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, startTestEnv, type TestEnv } from "../src/index.js";
+import { api, fixtures, kubectl } from "./helpers.js";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await startTestEnv({ crdDirectoryPaths: [join(fixtures, "crds")] });
+  await api(env, "POST", "/api/v1/namespaces", { metadata: { name: "k" } });
+});
+afterAll(async () => {
+  await env?.stop();
+});
+
+const widget = (name: string, spec: string) => `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: ${name}
+  namespace: k
+spec:
+${spec}
+`;
+
+describe("kubectl", () => {
+  it("client-side applies a ConfigMap (strategic merge) and prunes removed keys", async () => {
+    const cm = (data: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: k
+data:
+${data}
+`;
+    expect((await kubectl(env, ["apply", "-f", "-"], cm("  a: '1'\n  b: '2'"))).stdout.trim()).toBe(
+      "configmap/settings created",
+    );
+    const r = await kubectl(env, ["apply", "-f", "-"], cm("  a: '3'"));
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("configmap/settings configured");
+    const got = JSON.parse(
+      (await kubectl(env, ["get", "cm", "settings", "-n", "k", "-o", "json"])).stdout,
+    );
+    expect(got.data).toEqual({ a: "3" });
+    const table = await kubectl(env, ["get", "cm", "settings", "-n", "k"]);
+    expect(table.stdout).toMatch(/^NAME\s+DATA\s+AGE\nsettings\s+1\s+\S+$/);
+  });
+
+  it("applies server-side with conflicts and --force-conflicts", async () => {
+    const first = await kubectl(
+      env,
+      ["apply", "--server-side", "-f", "-"],
+      widget("ssa", "  mode: fast\n  replicas: 2"),
+    );
+    expect(first.stdout.trim()).toBe("widget.example.com/ssa serverside-applied");
+    const other = await kubectl(
+      env,
+      ["apply", "--server-side", "--field-manager", "other", "-f", "-"],
+      widget("ssa", "  mode: fast\n  replicas: 3"),
+    );
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(
+      'Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas',
+    );
+    const forced = await kubectl(
+      env,
+      ["apply", "--server-side", "--field-manager", "other", "--force-conflicts", "-f", "-"],
+      widget("ssa", "  mode: fast\n  replicas: 3"),
+    );
+    expect(forced.code).toBe(0);
+  });
+
+  it("patches with merge and json, and shows the 415 of a strategic patch on a CR", async () => {
+    await kubectl(env, ["apply", "-f", "-"], widget("p", "  mode: fast"));
+    const merge = await kubectl(env, [
+      "patch",
+      "widget",
+      "p",
+      "-n",
+      "k",
+      "--type=merge",
+      "-p",
+      '{"spec":{"replicas":4}}',
+    ]);
+    expect(merge.stdout.trim()).toBe("widget.example.com/p patched");
+    const json = await kubectl(env, [
+      "patch",
+      "widget",
+      "p",
+      "-n",
+      "k",
+      "--type=json",
+      "-p",
+      '[{"op":"replace","path":"/spec/mode","value":"slow"}]',
+    ]);
+    expect(json.stdout.trim()).toBe("widget.example.com/p patched");
+    const smp = await kubectl(env, [
+      "patch",
+      "widget",
+      "p",
+      "-n",
+      "k",
+      "-p",
+      '{"spec":{"replicas":5}}',
+    ]);
+    expect(smp.code).toBe(1);
+    // kubectl wraps the server's 415 Status message in its own prefix.
+    expect(smp.stderr.trim()).toBe(
+      "error: application/strategic-merge-patch+json is not supported by example.com/v1, Kind=Widget: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
+    );
+    const label = await kubectl(env, ["label", "widget", "p", "-n", "k", "tier=web"]);
+    expect(label.stdout.trim()).toBe("widget.example.com/p labeled");
+    const got = JSON.parse(
+      (await kubectl(env, ["get", "widget", "p", "-n", "k", "-o", "json"])).stdout,
+    );
+    expect(got.spec).toMatchObject({ mode: "slow", replicas: 4 });
+    expect(got.metadata.labels).toEqual({ tier: "web" });
+  });
+
+  it("scales through the scale subresource", async () => {
+    const r = await kubectl(env, ["scale", "widget", "p", "-n", "k", "--replicas=7"]);
+    expect(r.stdout.trim()).toBe("widget.example.com/p scaled");
+    const got = JSON.parse(
+      (await kubectl(env, ["get", "widget", "p", "-n", "k", "-o", "json"])).stdout,
+    );
+    expect(got.spec.replicas).toBe(7);
+  });
+
+  it("prints printer columns, -A, -o wide, and validation messages", async () => {
+    await api(
+      env,
+      "PATCH",
+      "/apis/example.com/v1/namespaces/k/widgets/p/status",
+      { status: { conditions: [{ type: "Ready", status: "True" }] } },
+      {
+        contentType: "application/merge-patch+json",
+      },
+    );
+    const table = await kubectl(env, ["get", "widgets", "-A"]);
+    const lines = table.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+REPLICAS\s+MODE\s+READY\s+AGE$/);
+    expect(lines.find((l) => /^k\s+p\s/.test(l))).toMatch(/^k\s+p\s+7\s+slow\s+True\s+\d+s$/);
+    const invalid = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      widget("bad", "  mode: fast\n  replicas: 11\n  tags: [a, b, c, d]"),
+    );
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain(
+      'The Widget "bad" is invalid: \n* spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10\n* spec.tags: Too many: 4: must have at most 3 items',
+    );
+    const unknown = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      widget("unk", "  mode: fast\n  colour: red"),
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('strict decoding error: unknown field "spec.colour"');
+  });
+
+  it("waits for a condition and a jsonpath", async () => {
+    await kubectl(env, ["apply", "-f", "-"], widget("wait", "  mode: fast"));
+    const waiting = kubectl(env, [
+      "wait",
+      "widget/wait",
+      "-n",
+      "k",
+      "--for=condition=Ready",
+      "--timeout=20s",
+    ]);
+    const jsonpath = kubectl(env, [
+      "wait",
+      "widget/wait",
+      "-n",
+      "k",
+      "--for=jsonpath={.status.replicas}=2",
+      "--timeout=20s",
+    ]);
+    await new Promise((r) => setTimeout(r, 500));
+    await api(
+      env,
+      "PATCH",
+      "/apis/example.com/v1/namespaces/k/widgets/wait/status",
+      {
+        status: { replicas: 2, conditions: [{ type: "Ready", status: "True" }] },
+      },
+      { contentType: "application/merge-patch+json" },
+    );
+    const [a, b] = await Promise.all([waiting, jsonpath]);
+    expect(a.stdout.trim()).toBe("widget.example.com/wait condition met");
+    expect(b.stdout.trim()).toBe("widget.example.com/wait condition met");
+  });
+
+  it("streams changes with get -w", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "kubectl-cache-"));
+    const proc = execa(
+      "kubectl",
+      [
+        "--kubeconfig",
+        env.kubeconfigPath,
+        "--cache-dir",
+        cache,
+        "get",
+        "widgets",
+        "-n",
+        "k",
+        "-w",
+        "--output-watch-events",
+      ],
+      {
+        reject: false,
+      },
+    );
+    let out = "";
+    proc.stdout?.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    try {
+      await eventually(() => expect(out).toMatch(/EVENT\s+NAME\s+REPLICAS/));
+      await kubectl(env, ["apply", "-f", "-"], widget("watched", "  mode: fast\n  replicas: 2"));
+      await eventually(() => expect(out).toMatch(/ADDED\s+watched\s+2\s+fast/));
+      await kubectl(env, ["delete", "widget", "watched", "-n", "k"]);
+      await eventually(() => expect(out).toMatch(/DELETED\s+watched\s+2\s+fast/));
+    } finally {
+      proc.kill("SIGTERM");
+      await proc;
+    }
+  });
+
+  it("deletes with finalizers, waiting until they are removed", async () => {
+    await api(env, "POST", "/apis/example.com/v1/namespaces/k/widgets", {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "held", finalizers: ["example.com/cleanup"] },
+      spec: { mode: "fast" },
+    });
+    const nowait = await kubectl(env, ["delete", "widget", "held", "-n", "k", "--wait=false"]);
+    expect(nowait.stdout.trim()).toBe('widget.example.com "held" deleted');
+    const deleting = kubectl(env, ["delete", "widget", "held", "-n", "k", "--timeout=20s"]);
+    await new Promise((r) => setTimeout(r, 500));
+    await api(
+      env,
+      "PATCH",
+      "/apis/example.com/v1/namespaces/k/widgets/held",
+      { metadata: { finalizers: null } },
+      {
+        contentType: "application/merge-patch+json",
+      },
+    );
+    const r = await deleting;
+    expect(r.code).toBe(0);
+    expect((await kubectl(env, ["get", "widget", "held", "-n", "k"])).code).toBe(1);
+  });
+
+  it("decodes the protobuf bodies of kubectl create namespace|configmap|secret", async () => {
+    expect((await kubectl(env, ["create", "namespace", "proto"])).stdout.trim()).toBe(
+      "namespace/proto created",
+    );
+    const cm = await kubectl(env, [
+      "create",
+      "configmap",
+      "c",
+      "-n",
+      "proto",
+      "--from-literal=a=1",
+      "--from-literal=b=2",
+    ]);
+    expect(cm.stdout.trim()).toBe("configmap/c created");
+    const secret = await kubectl(env, [
+      "create",
+      "secret",
+      "generic",
+      "s",
+      "-n",
+      "proto",
+      "--from-literal=pw=hunter2",
+    ]);
+    expect(secret.stdout.trim()).toBe("secret/s created");
+    const got = (await api(env, "GET", "/api/v1/namespaces/proto/secrets/s")).body;
+    expect(got).toMatchObject({
+      type: "Opaque",
+      data: { pw: Buffer.from("hunter2").toString("base64") },
+    });
+    expect((await api(env, "GET", "/api/v1/namespaces/proto/configmaps/c")).body.data).toEqual({
+      a: "1",
+      b: "2",
+    });
+    const deploy = await kubectl(env, [
+      "create",
+      "deployment",
+      "d",
+      "-n",
+      "proto",
+      "--image=nginx",
+    ]);
+    expect(deploy.code).toBe(1);
+    expect(deploy.stderr).toContain("use kubectl create -f or kubectl apply -f");
+  });
+
+  it("answers kubectl auth can-i", async () => {
+    const r = await kubectl(env, ["auth", "can-i", "delete", "widgets"]);
+    expect(r.stdout.trim()).toBe("yes");
+  });
+
+  it("answers kubectl auth can-i (a protobuf SelfSubjectAccessReview)", async () => {
+    const r = await kubectl(env, ["auth", "can-i", "delete", "widgets", "-n", "k"]);
+    expect(r.stdout.trim()).toBe("yes");
+  });
+});
