@@ -29,18 +29,39 @@ export const AppClusterKind = defineKind<AppCluster>({
   namespaced: true,
 });
 
+/** seed 001's MyApp API (examplev1), as TypeScript. */
+export interface MyAppSpec {
+  replicas?: number;
+  image: string;
+  port?: number;
+  serviceType?: "ClusterIP" | "NodePort" | "LoadBalancer";
+  env?: Array<{ name: string; value?: string }>;
+  resources?: {
+    limits?: { cpu?: string; memory?: string };
+    requests?: { cpu?: string; memory?: string };
+  };
+  autoScaling?: {
+    enabled: boolean;
+    minReplicas?: number;
+    maxReplicas: number;
+    targetCPUUtilizationPercentage?: number;
+  };
+}
+
+export interface MyAppStatus {
+  conditions?: Condition[];
+  readyReplicas?: number;
+  availableReplicas?: number;
+  observedGeneration?: number;
+  lastUpdateTime?: string;
+}
+
 export interface MyApp {
   apiVersion?: string;
   kind?: string;
   metadata?: ObjectMeta;
-  spec: {
-    image: string;
-    replicas?: number;
-    port?: number;
-    minReplicas?: number;
-    maxReplicas?: number;
-  };
-  status?: { availableReplicas?: number; conditions?: Condition[] };
+  spec: MyAppSpec;
+  status?: MyAppStatus;
 }
 
 export const MyAppKind = defineKind<MyApp>({
@@ -120,13 +141,37 @@ export function crdDir(): string {
       "MyApp",
       "myapps",
       {
+        replicas: { type: "integer", format: "int32", minimum: 1, maximum: 100, default: 1 },
         image: { type: "string" },
-        replicas: { type: "integer", format: "int32" },
-        port: { type: "integer", format: "int32" },
-        minReplicas: { type: "integer", format: "int32" },
-        maxReplicas: { type: "integer", format: "int32" },
+        port: { type: "integer", format: "int32", minimum: 1, maximum: 65535, default: 8080 },
+        serviceType: {
+          type: "string",
+          enum: ["ClusterIP", "NodePort", "LoadBalancer"],
+          default: "ClusterIP",
+        },
+        env: {
+          type: "array",
+          items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+        },
+        resources: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+        autoScaling: {
+          type: "object",
+          required: ["maxReplicas"],
+          properties: {
+            enabled: { type: "boolean", default: false },
+            minReplicas: { type: "integer", format: "int32", minimum: 1, default: 1 },
+            maxReplicas: { type: "integer", format: "int32", minimum: 1, maximum: 100 },
+            targetCPUUtilizationPercentage: { type: "integer", format: "int32", default: 80 },
+          },
+        },
       },
-      { availableReplicas: { type: "integer", format: "int32" }, conditions },
+      {
+        conditions,
+        readyReplicas: { type: "integer", format: "int32" },
+        availableReplicas: { type: "integer", format: "int32" },
+        observedGeneration: { type: "integer", format: "int64" },
+        lastUpdateTime: { type: "string", format: "date-time" },
+      },
     ),
   );
   return dir;
