@@ -23,7 +23,10 @@ const DIGIT = /\p{Nd}/u;
 const isLetter = (c: string) => LETTER.test(c);
 const isDigit = (c: string) => DIGIT.test(c);
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 function keyLess(a: string, b: string): boolean {
+  if (ASCII.test(a) && ASCII.test(b)) return asciiKeyLess(a, b);
   const ar = Array.from(a);
   const br = Array.from(b);
   for (let i = 0; i < ar.length && i < br.length; i++) {
@@ -52,6 +55,44 @@ function keyLess(a: string, b: string): boolean {
     return ar[i]!.codePointAt(0)! < br[i]!.codePointAt(0)!;
   }
   return ar.length < br.length;
+}
+
+const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAsciiDigit = (c: number) => c >= 48 && c <= 57;
+
+/** keyLess on ASCII strings without allocating (the common case: schema keys). */
+function asciiKeyLess(a: string, b: string): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ac = a.charCodeAt(i);
+    const bc = b.charCodeAt(i);
+    if (ac === bc) continue;
+    const al = isAsciiLetter(ac);
+    const bl = isAsciiLetter(bc);
+    if (al && bl) return ac < bc;
+    if (al || bl) return bl;
+    let an = 0;
+    let bn = 0;
+    if (ac === 48 || bc === 48) {
+      for (let j = i - 1; j >= 0 && isAsciiDigit(a.charCodeAt(j)); j--) {
+        if (a.charCodeAt(j) !== 48) {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    let bi = i;
+    for (; ai < a.length && isAsciiDigit(a.charCodeAt(ai)); ai++)
+      an = an * 10 + (a.charCodeAt(ai) - 48);
+    for (; bi < b.length && isAsciiDigit(b.charCodeAt(bi)); bi++)
+      bn = bn * 10 + (b.charCodeAt(bi) - 48);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return ac < bc;
+  }
+  return a.length < b.length;
 }
 
 // ---- How yaml.v2 would read a plain scalar back (resolve.go) ----
@@ -290,8 +331,31 @@ function chooseStyle(s: string, chars: readonly string[], simpleKey: boolean): S
   return style;
 }
 
+const plainCache = new Map<string, boolean>();
+
+/** Whether `s` is written plain (cached: keys and short values repeat a lot in a CRD). */
+function isPlain(s: string, simpleKey: boolean): boolean {
+  const key = simpleKey ? `k${s}` : `v${s}`;
+  let plain = plainCache.get(key);
+  if (plain === undefined) {
+    plain = chooseStyle(s, Array.from(s), simpleKey) === "plain";
+    if (plainCache.size < 50_000) plainCache.set(key, plain);
+  }
+  return plain;
+}
+
 /** Writes a string scalar; `indent` is where folded continuation lines start. */
 function writeString(w: Writer, s: string, indent: number, simpleKey: boolean): void {
+  // Fast path: a plain scalar that cannot reach past column 80 needs no folding.
+  if (
+    s.length < 200 &&
+    (simpleKey || w.column + s.length <= BEST_WIDTH + 1) &&
+    ASCII.test(s) &&
+    isPlain(s, simpleKey)
+  ) {
+    w.put(s);
+    return;
+  }
   const chars = Array.from(s);
   const style = chooseStyle(s, chars, simpleKey);
   const allowBreaks = !simpleKey;
