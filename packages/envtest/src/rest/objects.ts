@@ -32,6 +32,7 @@ import {
   type ResourceInfo,
   type ResourceVersionInfo,
 } from "../api/types.js";
+import { validateCel } from "../schema/cel.js";
 import type { Store } from "../store/store.js";
 import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
 import { recordManagedFields } from "./managed-fields.js";
@@ -217,6 +218,12 @@ export class ObjectRest {
       fieldErrors.push(
         ...schemaErrors(scope.version, obj, scope.subresource === "status" ? "status" : undefined),
       );
+      // CEL rules run only on schema-valid objects, as upstream.
+      if (fieldErrors.length === 0) {
+        const cel = validateCel(obj, old, scope.version.schema, old !== undefined);
+        fieldErrors.push(...cel.errors);
+        scope.warnings.push(...cel.warnings);
+      }
     } else {
       fieldErrors.push(...validateBuiltin(info, obj));
     }
