@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { generateCrds } from "../../src/generators/crd/index.js";
 
 const CASES = join(import.meta.dirname, "crd");
@@ -138,5 +139,101 @@ describe("seed 001: MyApp", () => {
     }
     expect([i, j]).toEqual([expected.length, ours.length]);
     expect(blocks).toBe(6);
+  });
+});
+
+describe("cronjobs: embedded Kubernetes core types (semantic comparison)", () => {
+  // The input is the part of controller-gen's cronjob_types.go that embeds core types
+  // (batch JobTemplateSpec -> the whole PodSpec, []ObjectReference) plus a few plain fields, in
+  // our own words. Core types come from @kubernetes/client-node's models, which carry no trace of
+  // the Go markers of core/v1, and whose docs are the OpenAPI ones. So descriptions are left out,
+  // and every remaining difference must be one of the documented kinds below.
+  const strip = (s: unknown): unknown => {
+    if (Array.isArray(s)) return s.map(strip);
+    if (s && typeof s === "object") {
+      return Object.fromEntries(
+        Object.entries(s)
+          .filter(([k]) => k !== "description")
+          .map(([k, v]) => [k, strip(v)]),
+      );
+    }
+    return s;
+  };
+  const differences = (a: unknown, b: unknown, path: string, out: string[]) => {
+    if (JSON.stringify(a) === JSON.stringify(b)) return;
+    if (
+      a &&
+      b &&
+      typeof a === "object" &&
+      typeof b === "object" &&
+      !Array.isArray(a) &&
+      !Array.isArray(b)
+    ) {
+      const ao = a as Record<string, unknown>;
+      const bo = b as Record<string, unknown>;
+      for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)]))
+        differences(ao[k], bo[k], `${path}.${k}`, out);
+      return;
+    }
+    out.push(path);
+  };
+  /** Topology markers and defaults of core/v1 Go types: not in client-node's models. */
+  const MARKER_ONLY =
+    /\.(x-kubernetes-list-type|x-kubernetes-list-map-keys|x-kubernetes-map-type|default)$/;
+  /** Fields that differ between Kubernetes 1.34 (client-node 1.4's models) and the fixture's k8s.io/api. */
+  const VERSION_SKEW = [
+    ".spec.jobTemplate.spec.podFailurePolicy.rules[].onPodConditions[].required",
+    ".spec.jobTemplate.spec.template.spec.volumes[].projected.sources[].podCertificate.userAnnotations",
+    ".spec.jobTemplate.spec.template.spec.schedulingGroup",
+  ];
+
+  it("matches controller-gen's schema except for core/v1 markers and Kubernetes version skew", async () => {
+    const r = await generateCrds({
+      projectDir: join(CASES, "cronjobs"),
+      versionAnnotation: controllerGen,
+    });
+    expect(r.diagnostics).toEqual([]);
+    const ours = (
+      r.crds[0]!.object as {
+        spec: { versions: { schema: { openAPIV3Schema: Record<string, any> } }[] };
+      }
+    ).spec.versions[0]!.schema.openAPIV3Schema;
+    const cg = parseYaml(fixture("testdata.kubebuilder.io_cronjobs.yaml")).spec.versions.find(
+      (v: { name: string }) => v.name === "v1",
+    ).schema.openAPIV3Schema;
+    const found: string[] = [];
+    for (const part of ["spec", "status"] as const) {
+      for (const [name, schema] of Object.entries(
+        ours.properties[part].properties as Record<string, unknown>,
+      )) {
+        differences(
+          strip(schema),
+          strip(cg.properties[part].properties[name]),
+          `.${part}.${name}`,
+          found,
+        );
+      }
+    }
+    const readable = found.map((p) =>
+      p
+        .replaceAll(".properties.", ".")
+        .replaceAll(".items.", "[].")
+        .replace(/\.items$/, "[]"),
+    );
+    const unexplained = readable.filter(
+      (p) => !MARKER_ONLY.test(p) && !VERSION_SKEW.some((v) => p.startsWith(v)),
+    );
+    expect(unexplained).toEqual([]);
+    // The structure itself is there: the whole PodSpec, with formats, quantities and int-or-string.
+    const pod =
+      ours.properties.spec.properties.jobTemplate.properties.spec.properties.template.properties
+        .spec;
+    expect(Object.keys(pod.properties).length).toBeGreaterThan(35);
+    expect(
+      pod.properties.containers.items.properties.resources.properties.limits.additionalProperties[
+        "x-kubernetes-int-or-string"
+      ],
+    ).toBe(true);
+    expect(found.length).toBeLessThan(320);
   });
 });
