@@ -28,9 +28,10 @@ ls config/crd/bases config/rbac/role.yaml
 
 step "opgen dev: the operator on the embedded API server"
 log="$target/dev.log"
-opgen dev --kubeconfig envtest.kubeconfig >"$log" 2>&1 &
+# Started directly (not through the opgen function) so that $! is the node process to signal.
+node "$repo/bin/opgen.js" dev --kubeconfig envtest.kubeconfig >"$log" 2>&1 &
 dev=$!
-cleanup() { kill -INT "$dev" 2>/dev/null || true; wait "$dev" 2>/dev/null || true; }
+cleanup() { kill -TERM "$dev" 2>/dev/null || true; wait "$dev" 2>/dev/null || true; }
 trap cleanup EXIT
 for _ in $(seq 1 300); do
   grep -q "envtest ready" "$log" && break
