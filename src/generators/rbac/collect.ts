@@ -4,12 +4,13 @@
  * `@kubebuilder:rbac:...`) are checked by the shared marker parser, and each becomes an `RbacRule`
  * or `path:line:col` diagnostics. Other tags are left to the generators that own them.
  */
-import { ts } from "ts-morph";
+import type { ts } from "ts-morph";
 import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
 import type { Diagnostic } from "../types.js";
 import { findJsDocBlocks } from "./jsdoc-comments.js";
 import type { LocatedRbacRule } from "./rule.js";
 import type { SourceCache } from "./source-cache.js";
+import { typescript } from "./typescript.js";
 import { ruleFromArgs } from "./validate.js";
 
 export interface CollectedRules {
@@ -27,12 +28,12 @@ function isRbacTag(name: string): boolean {
 function classDocs(file: ts.SourceFile): Map<number, string> {
   const owners = new Map<number, string>();
   const visit = (node: ts.Node): void => {
-    if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && node.name) {
-      for (const doc of ts.getJSDocCommentsAndTags(node)) {
-        if (ts.isJSDoc(doc)) owners.set(doc.pos, node.name.text);
+    if ((typescript.isClassDeclaration(node) || typescript.isClassExpression(node)) && node.name) {
+      for (const doc of typescript.getJSDocCommentsAndTags(node)) {
+        if (typescript.isJSDoc(doc)) owners.set(doc.pos, node.name.text);
       }
     }
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
   };
   visit(file);
   return owners;

@@ -3,7 +3,8 @@
  * `@rbac` marker counts wherever it is written: on the reconciler class, at the top of the module,
  * next to a helper, or in a comment of its own.
  */
-import { ts } from "ts-morph";
+import type { ts } from "ts-morph";
+import { typescript } from "./typescript.js";
 
 export interface JsDocBlock {
   /** Offset of `/**` in the file text. */
@@ -14,11 +15,17 @@ export interface JsDocBlock {
 }
 
 function isToken(node: ts.Node): boolean {
-  return node.kind < ts.SyntaxKind.FirstNode || node.kind === ts.SyntaxKind.EndOfFileToken;
+  return (
+    node.kind < typescript.SyntaxKind.FirstNode ||
+    node.kind === typescript.SyntaxKind.EndOfFileToken
+  );
 }
 
 function isJsDocNode(node: ts.Node): boolean {
-  return node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode;
+  return (
+    node.kind >= typescript.SyntaxKind.FirstJSDocNode &&
+    node.kind <= typescript.SyntaxKind.LastJSDocNode
+  );
 }
 
 /**

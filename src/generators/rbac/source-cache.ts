@@ -1,11 +1,12 @@
 /**
  * The scanned sources, read and parsed at most once per run. Parsing is syntax-only
- * (`ts.createSourceFile`: no program, no type checker), so scanning a whole project stays in the
+ * (`typescript.createSourceFile`: no program, no type checker), so scanning a whole project stays in the
  * tens of milliseconds.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ts } from "ts-morph";
+import type { ts } from "ts-morph";
+import { typescript } from "./typescript.js";
 
 /** Source files by project-relative path, each read and parsed at most once per run. */
 export class SourceCache {
@@ -31,7 +32,13 @@ export class SourceCache {
     const file =
       text === undefined
         ? undefined
-        : ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+        : typescript.createSourceFile(
+            path,
+            text,
+            typescript.ScriptTarget.Latest,
+            true,
+            typescript.ScriptKind.TS,
+          );
     this.parsed.set(path, file);
     return file;
   }

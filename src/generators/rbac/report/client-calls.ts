@@ -4,8 +4,9 @@
  * `@opgen/runtime` Client signatures). Writes (`create`, `update`, `patch`, `apply`, `delete(obj)`)
  * take an object whose kind is not visible without a type checker, so they are not read.
  */
-import { ts } from "ts-morph";
+import type { ts } from "ts-morph";
 import type { SourcePosition } from "../rule.js";
+import { typescript } from "../typescript.js";
 import type { KindRef } from "./builtin-kinds.js";
 import type { ClassLocation, StaticResolver } from "./static-resolver.js";
 
@@ -28,13 +29,13 @@ function isClientVerb(name: string): name is ClientVerb {
 
 function passesUncached(call: ts.CallExpression, verb: ClientVerb): boolean {
   const opts = call.arguments[OPTIONS_ARG[verb]];
-  if (!opts || !ts.isObjectLiteralExpression(opts)) return false;
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return false;
   return opts.properties.some(
     (p) =>
-      ts.isPropertyAssignment(p) &&
-      ts.isIdentifier(p.name) &&
+      typescript.isPropertyAssignment(p) &&
+      typescript.isIdentifier(p.name) &&
       p.name.text === "uncached" &&
-      p.initializer.kind === ts.SyntaxKind.TrueKeyword,
+      p.initializer.kind === typescript.SyntaxKind.TrueKeyword,
   );
 }
 
@@ -43,9 +44,9 @@ function passesUncached(call: ts.CallExpression, verb: ClientVerb): boolean {
  * `Map` keyed by kinds (`byKind.get(kinds.Pod)`) from being read as an API call.
  */
 function looksLikeClient(receiver: ts.Expression): boolean {
-  const name = ts.isPropertyAccessExpression(receiver)
+  const name = typescript.isPropertyAccessExpression(receiver)
     ? receiver.name.text
-    : ts.isIdentifier(receiver)
+    : typescript.isIdentifier(receiver)
       ? receiver.text
       : "";
   return /client/i.test(name);
@@ -57,8 +58,8 @@ export function findClientCalls(cls: ClassLocation, resolver: StaticResolver): C
   const calls: ClientCall[] = [];
   const visit = (node: ts.Node): void => {
     if (
-      ts.isCallExpression(node) &&
-      ts.isPropertyAccessExpression(node.expression) &&
+      typescript.isCallExpression(node) &&
+      typescript.isPropertyAccessExpression(node.expression) &&
       isClientVerb(node.expression.name.text) &&
       looksLikeClient(node.expression.expression) &&
       node.arguments.length >= 1
@@ -78,8 +79,8 @@ export function findClientCalls(cls: ClassLocation, resolver: StaticResolver): C
         });
       }
     }
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
   };
-  ts.forEachChild(cls.node, visit);
+  typescript.forEachChild(cls.node, visit);
   return calls;
 }

@@ -4,9 +4,10 @@
  * `.watches(Kind, mapFn)` and `.complete(new SomeReconciler(...))`. Chains written fluently or
  * through a const (`const b = mgr.controller(K); b.owns(kinds.Pod);`) are both read.
  */
-import { ts } from "ts-morph";
+import type { ts } from "ts-morph";
 import type { SourcePosition } from "../rule.js";
 import type { SourceCache } from "../source-cache.js";
+import { typescript } from "../typescript.js";
 import type { KindRef } from "./builtin-kinds.js";
 import { type ClientCall, findClientCalls } from "./client-calls.js";
 import type { ClassLocation, StaticResolver } from "./static-resolver.js";
@@ -55,9 +56,9 @@ function chainCalls(start: ts.Expression): { calls: ts.CallExpression[]; end: ts
   const calls: ts.CallExpression[] = [];
   let node: ts.Expression = start;
   while (
-    ts.isPropertyAccessExpression(node.parent) &&
+    typescript.isPropertyAccessExpression(node.parent) &&
     node.parent.expression === node &&
-    ts.isCallExpression(node.parent.parent) &&
+    typescript.isCallExpression(node.parent.parent) &&
     node.parent.parent.expression === node.parent
   ) {
     node = node.parent.parent;
@@ -69,11 +70,18 @@ function chainCalls(start: ts.Expression): { calls: ts.CallExpression[]; end: ts
 /** The const a chain's value is stored in (`const b = mgr.controller(K)...`), if any. */
 function storedIn(end: ts.Expression): ts.Identifier | undefined {
   let node: ts.Node = end;
-  while (ts.isParenthesizedExpression(node.parent) || ts.isAwaitExpression(node.parent)) {
+  while (
+    typescript.isParenthesizedExpression(node.parent) ||
+    typescript.isAwaitExpression(node.parent)
+  ) {
     node = node.parent;
   }
   const decl = node.parent;
-  if (ts.isVariableDeclaration(decl) && decl.initializer === node && ts.isIdentifier(decl.name)) {
+  if (
+    typescript.isVariableDeclaration(decl) &&
+    decl.initializer === node &&
+    typescript.isIdentifier(decl.name)
+  ) {
     return decl.name;
   }
   return undefined;
@@ -83,17 +91,19 @@ function storedIn(end: ts.Expression): ts.Identifier | undefined {
 function chainsOn(scope: ts.Node, name: ts.Identifier): ts.CallExpression[] {
   const calls: ts.CallExpression[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node) && node.text === name.text && node !== name) {
+    if (typescript.isIdentifier(node) && node.text === name.text && node !== name) {
       calls.push(...chainCalls(node).calls);
     }
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
   };
   visit(scope);
   return calls;
 }
 
 function methodName(call: ts.CallExpression): string | undefined {
-  return ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : undefined;
+  return typescript.isPropertyAccessExpression(call.expression)
+    ? call.expression.name.text
+    : undefined;
 }
 
 /** The controllers set up in `path`. */
@@ -110,15 +120,15 @@ export function findControllerSetups(
 
   const visit = (node: ts.Node): void => {
     if (
-      ts.isCallExpression(node) &&
+      typescript.isCallExpression(node) &&
       methodName(node) === "controller" &&
       node.arguments.length >= 1 &&
-      ts.isPropertyAccessExpression(node.expression)
+      typescript.isPropertyAccessExpression(node.expression)
     ) {
       const setup = analyze(node);
       if (setup.completes || setup.watched[0]?.kind) setups.push(setup);
     }
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
   };
 
   const analyze = (controllerCall: ts.CallExpression): ControllerSetup => {
@@ -126,7 +136,8 @@ export function findControllerSetups(
     const variable = storedIn(end);
     if (variable) {
       let scope: ts.Node = variable;
-      while (!ts.isBlock(scope.parent) && !ts.isSourceFile(scope.parent)) scope = scope.parent;
+      while (!typescript.isBlock(scope.parent) && !typescript.isSourceFile(scope.parent))
+        scope = scope.parent;
       calls.push(...chainsOn(scope.parent, variable));
     }
     const watched: WatchedKind[] = [];
@@ -148,7 +159,7 @@ export function findControllerSetups(
       } else if (method === "complete") {
         completes = true;
         reconciler = resolver.classOf(arg, path);
-      } else if (method === "named" && ts.isStringLiteralLike(arg)) {
+      } else if (method === "named" && typescript.isStringLiteralLike(arg)) {
         name = arg.text;
       }
     }

@@ -6,8 +6,9 @@
  * `@opgen/runtime` are followed; anything computed at run time is left unresolved.
  */
 import { dirname, join } from "node:path";
-import { ts } from "ts-morph";
+import type { ts } from "ts-morph";
 import type { SourceCache } from "../source-cache.js";
+import { typescript } from "../typescript.js";
 import { BUILTIN_KINDS, type KindRef } from "./builtin-kinds.js";
 
 const RUNTIME_MODULE = "@opgen/runtime";
@@ -35,11 +36,11 @@ type Binding =
 
 function unwrap(expr: ts.Expression): ts.Expression {
   while (
-    ts.isParenthesizedExpression(expr) ||
-    ts.isAsExpression(expr) ||
-    ts.isSatisfiesExpression(expr) ||
-    ts.isNonNullExpression(expr) ||
-    ts.isTypeAssertionExpression(expr)
+    typescript.isParenthesizedExpression(expr) ||
+    typescript.isAsExpression(expr) ||
+    typescript.isSatisfiesExpression(expr) ||
+    typescript.isNonNullExpression(expr) ||
+    typescript.isTypeAssertionExpression(expr)
   ) {
     expr = expr.expression;
   }
@@ -62,13 +63,14 @@ export class StaticResolver {
   classOf(expr: ts.Expression, path: string): ClassLocation | undefined {
     let depth = 0;
     expr = unwrap(expr);
-    while (ts.isIdentifier(expr) && depth++ < MAX_DEPTH) {
+    while (typescript.isIdentifier(expr) && depth++ < MAX_DEPTH) {
       const binding = this.lookup(expr.text, expr, path);
       if (binding?.type !== "init") return undefined;
       expr = unwrap(binding.expr);
       path = binding.path;
     }
-    if (!ts.isNewExpression(expr) || !ts.isIdentifier(expr.expression)) return undefined;
+    if (!typescript.isNewExpression(expr) || !typescript.isIdentifier(expr.expression))
+      return undefined;
     return this.classNamed(expr.expression.text, expr.expression, path, 0);
   }
 
@@ -93,23 +95,24 @@ export class StaticResolver {
   private evaluate(expr: ts.Expression, path: string, depth: number): Value | undefined {
     if (depth > MAX_DEPTH) return undefined;
     expr = unwrap(expr);
-    if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) {
+    if (typescript.isStringLiteral(expr) || typescript.isNoSubstitutionTemplateLiteral(expr)) {
       return { type: "string", value: expr.text };
     }
-    if (ts.isObjectLiteralExpression(expr)) return { type: "object", node: expr, path };
-    if (ts.isIdentifier(expr)) {
+    if (typescript.isObjectLiteralExpression(expr)) return { type: "object", node: expr, path };
+    if (typescript.isIdentifier(expr)) {
       const binding = this.lookup(expr.text, expr, path);
       return binding && this.evaluateBinding(binding, depth + 1);
     }
-    if (ts.isPropertyAccessExpression(expr)) {
+    if (typescript.isPropertyAccessExpression(expr)) {
       return this.member(this.evaluate(expr.expression, path, depth + 1), expr.name.text, depth);
     }
-    if (ts.isElementAccessExpression(expr)) {
+    if (typescript.isElementAccessExpression(expr)) {
       const key = unwrap(expr.argumentExpression);
-      if (!ts.isStringLiteral(key) && !ts.isNoSubstitutionTemplateLiteral(key)) return undefined;
+      if (!typescript.isStringLiteral(key) && !typescript.isNoSubstitutionTemplateLiteral(key))
+        return undefined;
       return this.member(this.evaluate(expr.expression, path, depth + 1), key.text, depth);
     }
-    if (ts.isCallExpression(expr)) {
+    if (typescript.isCallExpression(expr)) {
       const callee = this.evaluate(expr.expression, path, depth + 1);
       const spec = expr.arguments[0];
       if (callee?.type !== "runtime" || callee.name !== "defineKind" || !spec) return undefined;
@@ -167,13 +170,13 @@ export class StaticResolver {
     const props = object.node.properties;
     for (let i = props.length - 1; i >= 0; i--) {
       const prop = props[i]!;
-      if (ts.isPropertyAssignment(prop) && propertyName(prop.name) === name) {
+      if (typescript.isPropertyAssignment(prop) && propertyName(prop.name) === name) {
         return this.evaluate(prop.initializer, object.path, depth + 1);
       }
-      if (ts.isShorthandPropertyAssignment(prop) && prop.name.text === name) {
+      if (typescript.isShorthandPropertyAssignment(prop) && prop.name.text === name) {
         return this.evaluate(prop.name, object.path, depth + 1);
       }
-      if (ts.isSpreadAssignment(prop)) {
+      if (typescript.isSpreadAssignment(prop)) {
         const spread = this.evaluate(prop.expression, object.path, depth + 1);
         if (spread?.type === "object") {
           const found = this.property(spread, name, depth + 1);
@@ -204,7 +207,11 @@ export class StaticResolver {
   /** The binding of `name` visible at `at`: a const of an enclosing block, or a top-level import. */
   private lookup(name: string, at: ts.Node, path: string): Binding | undefined {
     for (let scope: ts.Node | undefined = at; scope; scope = scope.parent) {
-      if (ts.isBlock(scope) || ts.isSourceFile(scope) || ts.isModuleBlock(scope)) {
+      if (
+        typescript.isBlock(scope) ||
+        typescript.isSourceFile(scope) ||
+        typescript.isModuleBlock(scope)
+      ) {
         const found = bindingIn(scope.statements, name, path);
         if (found) return found;
       }
@@ -219,14 +226,14 @@ export class StaticResolver {
     if (!file) return undefined;
     for (const stmt of file.statements) {
       if (
-        ts.isExportDeclaration(stmt) &&
+        typescript.isExportDeclaration(stmt) &&
         stmt.exportClause &&
-        ts.isNamedExports(stmt.exportClause)
+        typescript.isNamedExports(stmt.exportClause)
       ) {
         for (const spec of stmt.exportClause.elements) {
           if (spec.name.text !== name) continue;
           const local = spec.propertyName?.text ?? spec.name.text;
-          if (stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier)) {
+          if (stmt.moduleSpecifier && typescript.isStringLiteral(stmt.moduleSpecifier)) {
             return { type: "import", module: stmt.moduleSpecifier.text, name: local, from: path };
           }
           return bindingIn(file.statements, local, path);
@@ -237,10 +244,10 @@ export class StaticResolver {
     if (own) return own;
     for (const stmt of file.statements) {
       if (
-        ts.isExportDeclaration(stmt) &&
+        typescript.isExportDeclaration(stmt) &&
         !stmt.exportClause &&
         stmt.moduleSpecifier &&
-        ts.isStringLiteral(stmt.moduleSpecifier)
+        typescript.isStringLiteral(stmt.moduleSpecifier)
       ) {
         const target = this.resolveModule(path, stmt.moduleSpecifier.text);
         const found = target && this.exported(target, name, depth + 1);
@@ -262,15 +269,21 @@ export class StaticResolver {
 }
 
 function propertyName(name: ts.PropertyName): string | undefined {
-  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))
+  if (
+    typescript.isIdentifier(name) ||
+    typescript.isStringLiteral(name) ||
+    typescript.isNumericLiteral(name)
+  )
     return name.text;
   return undefined;
 }
 
 function isExported(stmt: ts.Statement): boolean {
   return (
-    ts.canHaveModifiers(stmt) &&
-    (ts.getModifiers(stmt) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    typescript.canHaveModifiers(stmt) &&
+    (typescript.getModifiers(stmt) ?? []).some(
+      (m) => m.kind === typescript.SyntaxKind.ExportKeyword,
+    )
   );
 }
 
@@ -282,29 +295,29 @@ function bindingIn(
   exportedOnly = false,
 ): Binding | undefined {
   for (const stmt of statements) {
-    if (ts.isClassDeclaration(stmt) && stmt.name?.text === name) {
+    if (typescript.isClassDeclaration(stmt) && stmt.name?.text === name) {
       if (!exportedOnly || isExported(stmt)) return { type: "class", node: stmt, path };
-    } else if (ts.isVariableStatement(stmt)) {
+    } else if (typescript.isVariableStatement(stmt)) {
       if (exportedOnly && !isExported(stmt)) continue;
-      if (!(stmt.declarationList.flags & ts.NodeFlags.Const)) continue;
+      if (!(stmt.declarationList.flags & typescript.NodeFlags.Const)) continue;
       for (const decl of stmt.declarationList.declarations) {
-        if (ts.isIdentifier(decl.name) && decl.name.text === name && decl.initializer) {
+        if (typescript.isIdentifier(decl.name) && decl.name.text === name && decl.initializer) {
           return { type: "init", expr: decl.initializer, path };
         }
       }
     } else if (
       !exportedOnly &&
-      ts.isImportDeclaration(stmt) &&
-      ts.isStringLiteral(stmt.moduleSpecifier)
+      typescript.isImportDeclaration(stmt) &&
+      typescript.isStringLiteral(stmt.moduleSpecifier)
     ) {
       const clause = stmt.importClause;
       if (!clause || clause.isTypeOnly) continue;
       const module = stmt.moduleSpecifier.text;
       const bindings = clause.namedBindings;
-      if (bindings && ts.isNamespaceImport(bindings) && bindings.name.text === name) {
+      if (bindings && typescript.isNamespaceImport(bindings) && bindings.name.text === name) {
         return { type: "import", module, name: "*", from: path };
       }
-      if (bindings && ts.isNamedImports(bindings)) {
+      if (bindings && typescript.isNamedImports(bindings)) {
         for (const spec of bindings.elements) {
           if (spec.name.text === name && !spec.isTypeOnly) {
             return { type: "import", module, name: spec.propertyName?.text ?? name, from: path };
