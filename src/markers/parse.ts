@@ -186,8 +186,17 @@ function resolve(tag: RawTag, registry: MarkerRegistry): Resolved {
  * name up to `=` names the marker; when it does not, its last `:` segment is the first argument's
  * name, as controller-gen reads it. Argument names then match case-insensitively (`JSONPath`).
  */
+/** controller-gen names whose opgen marker has another name. */
+const KUBEBUILDER_RENAMES: Readonly<Record<string, string>> = {
+  "validation:Optional": "optional",
+  "validation:Required": "required",
+  "pruning:PreserveUnknownFields": "validation:XPreserveUnknownFields",
+  "validation:EmbeddedResource": "validation:XEmbeddedResource",
+};
+
 function resolveKubebuilder(tag: RawTag, registry: MarkerRegistry): Resolved {
-  const segments = tag.name.slice("kubebuilder:".length).split(":");
+  const bare = tag.name.slice("kubebuilder:".length);
+  const segments = (KUBEBUILDER_RENAMES[bare] ?? bare).split(":");
   if (
     IGNORED_KUBEBUILDER.has(segments.join(":")) ||
     IGNORED_KUBEBUILDER.has(segments.slice(0, 2).join(":"))

@@ -109,6 +109,19 @@ describe("parseMarkers values", () => {
     ]);
   });
 
+  it("maps controller-gen names that opgen spells differently", () => {
+    const { markers, diagnostics } = parse(
+      "/**\n * @kubebuilder:validation:Optional\n * @kubebuilder:pruning:PreserveUnknownFields\n * @kubebuilder:default=3\n */",
+    );
+    expect(diagnostics).toEqual([]);
+    expect(markers.map((m) => m.def.name)).toEqual([
+      "optional",
+      "validation XPreserveUnknownFields",
+      "default",
+    ]);
+    expect(markers[2]!.args[""]).toBe(3);
+  });
+
   it("leaves documentation tags alone", () => {
     expect(parse("/**\n * @see https://example.com\n * @deprecated use b\n */")).toMatchObject({
       markers: [],

@@ -1,0 +1,154 @@
+/**
+ * DESIGN.md §4: how TypeScript types become schema, through the generator: keywords, literal
+ * unions and string enums, arrays (readonly too), maps, nullable, optional, classes, `extends`,
+ * type aliases, imports across files and re-exports, and the @opgen/runtime aliases.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateCrds } from "../../src/generators/crd/index.js";
+import type { JSONSchemaProps } from "../../src/generators/crd/schema.js";
+import { formatDiagnostic } from "../../src/generators/types.js";
+
+const root = mkdtempSync(join(tmpdir(), "opgen-crd-types-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+async function schemaOf(files: Record<string, string>): Promise<JSONSchemaProps> {
+  const dir = join(root, `p${n++}`);
+  mkdirSync(join(dir, "src/api/v1"), { recursive: true });
+  writeFileSync(
+    join(dir, "src/api/v1/groupversion.ts"),
+    '/** @groupName demo.example.com */\nexport const GroupVersion = { version: "v1" } as const;\n',
+  );
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, "src/api/v1", name, ".."), { recursive: true });
+    writeFileSync(join(dir, "src/api/v1", name), text);
+  }
+  const r = await generateCrds({ projectDir: dir });
+  expect(r.diagnostics.map(formatDiagnostic)).toEqual([]);
+  return (
+    r.crds[0]!.object as { spec: { versions: { schema: { openAPIV3Schema: JSONSchemaProps } }[] } }
+  ).spec.versions[0]!.schema.openAPIV3Schema;
+}
+
+const RUNTIME =
+  'import type { Condition, Duration, int32, int64, IntOrString, MicroTime, ObjectMeta, Quantity, Time } from "@opgen/runtime";\n';
+
+describe("TypeScript to schema", () => {
+  it("maps keywords, unions, enums, arrays, maps, nullable and runtime aliases", async () => {
+    const s = await schemaOf({
+      "t.types.ts": `${RUNTIME}
+export enum Color { Red = "red", Blue = "blue" }
+export type Level = "low" | "high";
+export interface Spec {
+  s: string;
+  n?: number;
+  b?: boolean;
+  i32?: int32;
+  i64?: int64;
+  level?: Level;
+  color?: Color;
+  inline?: "a" | "b" | null;
+  list?: readonly string[];
+  generic?: Array<int32>;
+  ro?: ReadonlyArray<string>;
+  map?: Record<string, int32>;
+  keyed?: Record<Level, string>;
+  index?: { [key: string]: boolean };
+  maybe?: string | null;
+  time?: Time;
+  micro?: MicroTime;
+  duration?: Duration;
+  quantity?: Quantity;
+  ios?: IntOrString;
+  conditions?: Condition[];
+  nested?: { inner: string; other?: int32 };
+}
+/** @resource */
+export class Thing {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec!: Spec;
+  static helper = 1;
+  describe(): string { return "x"; }
+}
+`,
+    });
+    const p = s.properties!.spec!.properties!;
+    expect(s.required).toEqual(["spec"]);
+    expect(s.properties!.metadata).toEqual({ type: "object" });
+    expect(p.s).toEqual({ type: "string" });
+    expect(p.n).toEqual({ type: "number" });
+    expect(p.b).toEqual({ type: "boolean" });
+    expect(p.i32).toEqual({ type: "integer", format: "int32" });
+    expect(p.i64).toEqual({ type: "integer", format: "int64" });
+    expect(p.level).toEqual({ type: "string", enum: ["low", "high"] });
+    expect(p.color).toEqual({ type: "string", enum: ["red", "blue"] });
+    expect(p.inline).toEqual({ type: "string", enum: ["a", "b"], nullable: true });
+    expect(p.list).toEqual({ type: "array", items: { type: "string" } });
+    expect(p.generic).toEqual({ type: "array", items: { type: "integer", format: "int32" } });
+    expect(p.ro).toEqual({ type: "array", items: { type: "string" } });
+    expect(p.map).toEqual({
+      type: "object",
+      additionalProperties: { type: "integer", format: "int32" },
+    });
+    expect(p.keyed).toEqual({ type: "object", additionalProperties: { type: "string" } });
+    expect(p.index).toEqual({ type: "object", additionalProperties: { type: "boolean" } });
+    expect(p.maybe).toEqual({ type: "string", nullable: true });
+    expect(p.time).toEqual({ type: "string", format: "date-time" });
+    expect(p.micro).toEqual({ type: "string", format: "date-time" });
+    expect(p.duration).toEqual({ type: "string" });
+    expect(p.quantity?.["x-kubernetes-int-or-string"]).toBe(true);
+    expect(p.quantity?.pattern).toMatch(/^\^\(\\\+\|-\)\?/);
+    expect(p.ios).toEqual({
+      anyOf: [{ type: "integer" }, { type: "string" }],
+      "x-kubernetes-int-or-string": true,
+    });
+    expect(p.conditions?.items?.required).toEqual([
+      "lastTransitionTime",
+      "message",
+      "reason",
+      "status",
+      "type",
+    ]);
+    expect(p.nested).toEqual({
+      type: "object",
+      properties: { inner: { type: "string" }, other: { type: "integer", format: "int32" } },
+      required: ["inner"],
+    });
+    expect(s.properties!.spec!.required).toEqual(["s"]);
+    expect(Object.keys(s.properties!)).not.toContain("helper");
+  });
+
+  it("follows imports, re-exports and extends; a field's doc wins over its type's", async () => {
+    const s = await schemaOf({
+      "shared/base.ts":
+        "/** Base holds shared fields. */\nexport interface Base {\n  /** The name. */\n  name: string;\n}\n/** A port number. */\nexport type Port = number;\n",
+      "shared/index.ts": 'export * from "./base.js";\n',
+      "t.types.ts": `${RUNTIME}import { type Base, type Port } from "./shared/index.js";
+export interface Spec extends Base {
+  port?: Port;
+  /** Where to listen. */
+  listen?: Port;
+  base?: Base;
+}
+/** @resource */
+export interface Thing {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: Spec;
+}
+`,
+    });
+    const spec = s.properties!.spec!;
+    expect(spec.required).toEqual(["name"]);
+    expect(spec.properties!.name).toEqual({ type: "string", description: "The name." });
+    expect(spec.properties!.port).toEqual({ type: "number", description: "A port number." });
+    expect(spec.properties!.listen).toEqual({ type: "number", description: "Where to listen." });
+    expect(spec.properties!.base?.description).toBe("Base holds shared fields.");
+  });
+});
