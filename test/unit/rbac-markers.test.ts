@@ -144,6 +144,22 @@ describe("collectRbacRules", () => {
     expect(rules).toEqual([]);
   });
 
+  it("warns about Kubebuilder markers pasted as line comments, which grant nothing", () => {
+    const { rules, diagnostics } = collect({
+      "src/c.ts": [
+        "// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get",
+        "export class R {",
+        "  //+kubebuilder:rbac:groups=core,resources=pods,verbs=list ",
+        "}",
+      ].join("\n"),
+    });
+    expect(rules).toEqual([]);
+    expect(diagnostics.map(formatDiagnostic)).toEqual([
+      "src/c.ts:1:4: warning: a line comment is not a marker and grants nothing; write it in a JSDoc block: /** @rbac groups=apps,resources=deployments,verbs=get */",
+      "src/c.ts:3:5: warning: a line comment is not a marker and grants nothing; write it in a JSDoc block: /** @rbac groups=core,resources=pods,verbs=list */",
+    ]);
+  });
+
   it("reports an unknown argument with a suggestion", () => {
     expect(errors("/** @rbac groups=apps,resource=deployments,verbs=get */")).toEqual([
       'src/c.ts:1:23: @rbac: unknown argument "resource"; did you mean "resources"?',

@@ -39,11 +39,36 @@ function classDocs(file: ts.SourceFile): Map<number, string> {
   return owners;
 }
 
+// A Kubebuilder marker pasted as a Go-style line comment: `// +kubebuilder:rbac:groups=...`.
+const GO_STYLE_MARKER = /^([ \t]*\/\/[ \t]*)\+kubebuilder:rbac:(.*)$/gm;
+
+/**
+ * Warnings for controller-gen markers written as `//` line comments, as they stand in Go code:
+ * opgen reads only JSDoc, so such a line would silently grant nothing.
+ */
+function goStyleMarkers(path: string, text: string): Diagnostic[] {
+  if (!text.includes("+kubebuilder:rbac:")) return [];
+  const lines = new LineMap(path, text);
+  const found: Diagnostic[] = [];
+  for (const match of text.matchAll(GO_STYLE_MARKER)) {
+    const pos = lines.position(match.index + match[1]!.length);
+    found.push({
+      severity: "warning",
+      file: path,
+      line: pos.line,
+      column: pos.column,
+      message: `a line comment is not a marker and grants nothing; write it in a JSDoc block: /** @rbac ${match[2]!.trim()} */`,
+    });
+  }
+  return found;
+}
+
 export function collectRbacRules(sources: SourceCache, paths: readonly string[]): CollectedRules {
   const rules: LocatedRbacRule[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const path of paths) {
     const text = sources.text(path);
+    if (text) diagnostics.push(...goStyleMarkers(path, text));
     // Most files hold no marker: skip them without parsing.
     if (!text || !MARKER_TEXT.test(text)) continue;
     const file = sources.get(path)!;
