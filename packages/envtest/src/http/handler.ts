@@ -329,6 +329,11 @@ export function createHandler(deps: HandlerDeps) {
           return;
         }
         case "watch": {
+          // The deprecated /watch/<…>/<name> form watches one object.
+          if (rp.name !== undefined) {
+            const fs = query.get("fieldSelector");
+            query.set("fieldSelector", `metadata.name=${rp.name}${fs ? `,${fs}` : ""}`);
+          }
           checkWatchOptions(scope);
           serveWatch(req, res, scope, tableOpts);
           return;

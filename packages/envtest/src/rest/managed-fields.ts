@@ -128,6 +128,8 @@ export function changedFields(
           const om = o && isObject(o.metadata) ? o.metadata[mk] : undefined;
           if (deepEqual(mv, om)) continue;
           const sub = changedFields(mv, om, undefined, false, mk, false);
+          // labels/annotations are maps and ownerReferences/finalizers lists: the node itself counts.
+          if (isObject(mv) || Array.isArray(mv)) sub.set(".", new Map());
           ms.set(`f:${mk}`, sub);
         }
         if (ms.size) set.set("f:metadata", ms);
@@ -229,8 +231,6 @@ export interface ManagedFieldsContext {
   subresource?: string;
   info: ResourceInfo;
   version: ResourceVersionInfo;
-  /** For Apply: the exact set applied (replaces the manager's previous set). */
-  applied?: FieldSet;
 }
 
 function sameEntry(e: ManagedFieldsEntry, ctx: ManagedFieldsContext): boolean {
@@ -242,7 +242,7 @@ function sameEntry(e: ManagedFieldsEntry, ctx: ManagedFieldsContext): boolean {
   );
 }
 
-/** Updates `obj.metadata.managedFields` for a write of `obj` over `old`. */
+/** Updates `obj.metadata.managedFields` for an Update-operation write of `obj` over `old`. */
 export function recordManagedFields(
   obj: KubeObject,
   old: KubeObject | undefined,
@@ -253,8 +253,8 @@ export function recordManagedFields(
   const existing: ManagedFieldsEntry[] = (old?.metadata?.managedFields ?? []).map((e) => ({
     ...e,
   }));
-  const changed = ctx.applied ?? changedFields(obj, old, ctx.version.schema, ctx.info.custom);
-  if (changed.size === 0 && !ctx.applied) {
+  const changed = changedFields(obj, old, ctx.version.schema, ctx.info.custom);
+  if (changed.size === 0) {
     meta.managedFields = existing.length ? existing : undefined;
     if (!meta.managedFields) delete meta.managedFields;
     return;
@@ -263,13 +263,13 @@ export function recordManagedFields(
   let mine: FieldSet = new Map();
   for (const e of existing) {
     if (sameEntry(e, ctx)) {
-      if (ctx.operation === "Update") mine = union(mine, fromFieldsV1(e.fieldsV1));
+      mine = union(mine, fromFieldsV1(e.fieldsV1));
       continue;
     }
     const rest = difference(fromFieldsV1(e.fieldsV1), changed);
     if (rest.size > 0) entries.push({ ...e, fieldsV1: toFieldsV1(rest) });
   }
-  mine = ctx.applied ? ctx.applied : union(mine, changed);
+  mine = union(mine, changed);
   entries.push({
     manager: ctx.manager,
     operation: ctx.operation,

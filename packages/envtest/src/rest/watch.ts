@@ -81,7 +81,14 @@ export function startWatch(
   const sendInitial = parseBool(q.get("sendInitialEvents"));
   const rvParam = q.get("resourceVersion") ?? "";
   let closed = false;
-  const timers: NodeJS.Timeout[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const after = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
   let unsubscribe: () => void = () => {};
 
   const close = () => {
@@ -176,15 +183,15 @@ export function startWatch(
   pending.length = 0;
 
   const timeout = Number(q.get("timeoutSeconds") ?? "0");
-  if (timeout > 0) timers.push(setTimeout(close, timeout * 1000));
+  if (timeout > 0) after(timeout * 1000, close);
   if (allowBookmarks) {
     const every = opts.bookmarkIntervalMs ?? 60_000;
     const tick = () => {
       if (closed) return;
       bookmark();
-      timers.push(setTimeout(tick, every));
+      after(every, tick);
     };
-    timers.push(setTimeout(tick, every));
+    after(every, tick);
   }
   return { close };
 }

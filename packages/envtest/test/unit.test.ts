@@ -1,0 +1,273 @@
+// Unit tests of the pure parts: selectors, patches, JSONPath, durations, version order,
+// field sets and the protobuf decoder.
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../src/api/errors.js";
+import { compareVersions } from "../src/api/registry.js";
+import { parseFieldSelector, parseLabelSelector } from "../src/api/selectors.js";
+import type { ResourceInfo } from "../src/api/types.js";
+import { evaluateJsonPath } from "../src/http/jsonpath.js";
+import { decodeProtobuf } from "../src/http/protobuf.js";
+import { humanDuration } from "../src/http/table.js";
+import { applyJsonPatch } from "../src/patch/jsonpatch.js";
+import { applyMergePatch } from "../src/patch/mergepatch.js";
+import { applyStrategicMergePatch } from "../src/patch/strategic.js";
+import { changedFields, difference, leafPaths, toFieldsV1 } from "../src/rest/managed-fields.js";
+
+describe("label selectors", () => {
+  const cases: [string, Record<string, string>, boolean][] = [
+    ["a", { a: "" }, true],
+    ["!a", { a: "x" }, false],
+    ["a=1,b==2", { a: "1", b: "2" }, true],
+    ["a!=1", {}, true],
+    ["a in (1, 2),b notin (3)", { a: "2" }, true],
+    ["a in (1,2)", { b: "1" }, false],
+    ["n>5,n<10", { n: "7" }, true],
+    ["n>5", { n: "x" }, false],
+    ["example.com/tier=web", { "example.com/tier": "web" }, true],
+  ];
+  for (const [sel, labels, want] of cases) {
+    it(`${sel} on ${JSON.stringify(labels)} is ${want}`, () => {
+      expect(parseLabelSelector(sel)(labels)).toBe(want);
+    });
+  }
+  it("rejects bad syntax with 400", () => {
+    for (const bad of ["a in ()", "a in (b", "=x", "a b", "Bad Key=1", "n>x"]) {
+      const e = (() => {
+        try {
+          parseLabelSelector(bad);
+        } catch (err) {
+          return err;
+        }
+        return undefined;
+      })();
+      expect(e, bad).toBeInstanceOf(ApiError);
+      expect((e as ApiError).code).toBe(400);
+    }
+  });
+});
+
+describe("field selectors", () => {
+  const info = {
+    namespaced: true,
+    custom: false,
+    fieldLabels: { "status.phase": (o: { status?: { phase?: string } }) => o.status?.phase },
+  } as unknown as ResourceInfo;
+  it("matches metadata and per-kind fields with =, ==, !=", () => {
+    const pod = { metadata: { name: "p", namespace: "n" }, status: { phase: "Running" } };
+    expect(parseFieldSelector("metadata.name=p,metadata.namespace==n", info)(pod)).toBe(true);
+    expect(parseFieldSelector("status.phase!=Running", info)(pod)).toBe(false);
+  });
+});
+
+describe("patches", () => {
+  it("JSON patch: add, remove, move, copy, test", () => {
+    const doc = { a: [1, 2], b: { c: 1 } };
+    const out = applyJsonPatch(
+      doc,
+      JSON.stringify([
+        { op: "add", path: "/a/-", value: 3 },
+        { op: "remove", path: "/a/0" },
+        { op: "copy", from: "/b/c", path: "/d" },
+        { op: "move", from: "/b", path: "/e" },
+        { op: "test", path: "/d", value: 1 },
+        { op: "add", path: "/f~1g", value: true },
+      ]),
+    );
+    expect(out).toEqual({ a: [2, 3], d: 1, e: { c: 1 }, "f/g": true });
+    expect(doc).toEqual({ a: [1, 2], b: { c: 1 } });
+  });
+
+  it("merge patch: null deletes, lists replace", () => {
+    expect(
+      applyMergePatch({ a: { b: 1, c: 2 }, l: [1, 2] }, { a: { b: null, d: 3 }, l: [3] }),
+    ).toEqual({ a: { c: 2, d: 3 }, l: [3] });
+  });
+
+  it("strategic merge patch: keyed lists, primitive merge lists and directives", () => {
+    const keys = { containers: "name", finalizers: "" };
+    const orig = {
+      metadata: { finalizers: ["a"] },
+      spec: {
+        containers: [
+          { name: "x", image: "1" },
+          { name: "y", image: "1" },
+        ],
+      },
+    };
+    expect(
+      applyStrategicMergePatch(
+        orig,
+        {
+          metadata: { finalizers: ["b"] },
+          spec: {
+            containers: [
+              { name: "y", $patch: "delete" },
+              { name: "z", image: "2" },
+            ],
+          },
+        },
+        keys,
+      ),
+    ).toEqual({
+      metadata: { finalizers: ["a", "b"] },
+      spec: {
+        containers: [
+          { name: "x", image: "1" },
+          { name: "z", image: "2" },
+        ],
+      },
+    });
+    expect(
+      applyStrategicMergePatch(
+        orig,
+        {
+          spec: {
+            $setElementOrder: undefined,
+            "$setElementOrder/containers": [{ name: "y" }, { name: "x" }],
+          },
+        },
+        keys,
+      ),
+    ).toMatchObject({ spec: { containers: [{ name: "y" }, { name: "x" }] } });
+    expect(
+      applyStrategicMergePatch(
+        orig,
+        { metadata: { "$deleteFromPrimitiveList/finalizers": ["a"] } },
+        keys,
+      ),
+    ).toMatchObject({
+      metadata: { finalizers: [] },
+    });
+    expect(
+      applyStrategicMergePatch(
+        { spec: { a: 1, b: 2 } },
+        { spec: { $retainKeys: ["b"], b: 3 } },
+        keys,
+      ),
+    ).toEqual({ spec: { b: 3 } });
+    expect(
+      applyStrategicMergePatch({ spec: { a: 1 } }, { spec: { $patch: "replace", c: 1 } }, keys),
+    ).toEqual({ spec: { c: 1 } });
+  });
+});
+
+describe("JSONPath and durations", () => {
+  it("evaluates printer-column paths", () => {
+    const o = {
+      status: {
+        conditions: [
+          { type: "A", status: "False" },
+          { type: "Ready", status: "True" },
+        ],
+      },
+      m: { "a.b": 1 },
+    };
+    expect(evaluateJsonPath(o, '.status.conditions[?(@.type=="Ready")].status')).toEqual(["True"]);
+    expect(evaluateJsonPath(o, ".status.conditions[0].type")).toEqual(["A"]);
+    expect(evaluateJsonPath(o, ".status.conditions[*].type")).toEqual(["A", "Ready"]);
+    expect(evaluateJsonPath(o, ".m['a.b']")).toEqual([1]);
+    expect(evaluateJsonPath(o, ".missing.x")).toEqual([]);
+  });
+
+  it("renders human durations like apimachinery", () => {
+    const s = 1000;
+    expect(humanDuration(-2 * s)).toBe("<invalid>");
+    expect(humanDuration(59 * s)).toBe("59s");
+    expect(humanDuration(150 * s)).toBe("2m30s");
+    expect(humanDuration(15 * 60 * s)).toBe("15m");
+    expect(humanDuration((3 * 3600 + 20 * 60) * s)).toBe("3h20m");
+    expect(humanDuration(30 * 3600 * s)).toBe("30h");
+    expect(humanDuration((3 * 24 + 5) * 3600 * s)).toBe("3d5h");
+    expect(humanDuration(400 * 24 * 3600 * s)).toBe("400d");
+    expect(humanDuration(3 * 365 * 24 * 3600 * s)).toBe("3y");
+  });
+});
+
+describe("version order", () => {
+  it("sorts GA, then beta, then alpha, then others", () => {
+    expect(
+      ["v1alpha1", "foo", "v1beta1", "v2", "v1", "v1beta2", "v10"].sort(compareVersions),
+    ).toEqual(["v10", "v2", "v1", "v1beta2", "v1beta1", "v1alpha1", "foo"]);
+  });
+});
+
+describe("field sets", () => {
+  it("computes changed fields with keyed lists and renders FieldsV1", () => {
+    const old = { spec: { a: 1, list: [{ type: "X", v: 1 }] } };
+    const next = {
+      metadata: { labels: { app: "x" } },
+      spec: {
+        a: 2,
+        list: [
+          { type: "X", v: 1 },
+          { type: "Y", v: 2 },
+        ],
+      },
+    };
+    const schema = {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: {
+            a: { type: "integer" },
+            list: {
+              type: "array",
+              "x-kubernetes-list-type": "map" as const,
+              "x-kubernetes-list-map-keys": ["type"],
+              items: { type: "object" },
+            },
+          },
+        },
+      },
+    };
+    const set = changedFields(next, old, schema, true);
+    expect(toFieldsV1(set)).toEqual({
+      "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
+      "f:spec": {
+        "f:a": {},
+        "f:list": { ".": {}, 'k:{"type":"Y"}': { ".": {}, "f:type": {}, "f:v": {} } },
+      },
+    });
+    expect(
+      leafPaths(difference(set, changedFields({ spec: { a: 2 } }, undefined, schema, true))),
+    ).toContain(".metadata.labels.app");
+  });
+});
+
+describe("protobuf", () => {
+  function field(num: number, payload: Buffer): Buffer {
+    return Buffer.concat([Buffer.from([(num << 3) | 2, payload.length]), payload]);
+  }
+  const str = (num: number, s: string) => field(num, Buffer.from(s));
+
+  it("decodes a ConfigMap in the k8s envelope", () => {
+    const meta = Buffer.concat([
+      str(1, "cm"),
+      str(3, "ns"),
+      field(11, Buffer.concat([str(1, "app"), str(2, "x")])),
+    ]);
+    const raw = Buffer.concat([
+      field(1, meta),
+      field(2, Buffer.concat([str(1, "k"), str(2, "v")])),
+    ]);
+    const typeMeta = Buffer.concat([str(1, "v1"), str(2, "ConfigMap")]);
+    const body = Buffer.concat([Buffer.from("k8s\0"), field(1, typeMeta), field(2, raw)]);
+    expect(decodeProtobuf(body)).toEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cm", namespace: "ns", labels: { app: "x" } },
+      data: { k: "v" },
+    });
+  });
+
+  it("refuses kinds it does not know and non-envelope bodies", () => {
+    const typeMeta = Buffer.concat([str(1, "apps/v1"), str(2, "Deployment")]);
+    expect(
+      decodeProtobuf(
+        Buffer.concat([Buffer.from("k8s\0"), field(1, typeMeta), field(2, Buffer.alloc(0))]),
+      ),
+    ).toBeUndefined();
+    expect(decodeProtobuf(Buffer.from("{}"))).toBeUndefined();
+  });
+});
