@@ -123,6 +123,55 @@ export class Thing {
     expect(Object.keys(s.properties!)).not.toContain("helper");
   });
 
+  it("keeps both values, under allOf, when a field overrides its type's validation (as controller-gen)", async () => {
+    const s = await schemaOf({
+      "t.types.ts": `${RUNTIME}
+/**
+ * @validation MinLength=1
+ * @validation MaxLength=255
+ */
+export type Alias = string;
+/** @validation MinLength=4 */
+export type Local = string;
+export interface Spec {
+  /**
+   * @validation MinLength=10
+   * @validation MaxLength=10
+   */
+  alias?: Alias;
+  /**
+   * @validation MinLength=10
+   * @validation MaxLength=10
+   */
+  local?: Local;
+  /** @validation MinLength=1 */
+  same?: Alias;
+}
+/** @resource */
+export interface Thing {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: Spec;
+}
+`,
+    });
+    const p = s.properties!.spec!.properties!;
+    expect(p.alias).toEqual({
+      type: "string",
+      allOf: [
+        { maxLength: 255, minLength: 1 },
+        { maxLength: 10, minLength: 10 },
+      ],
+    });
+    expect(p.local).toEqual({
+      type: "string",
+      maxLength: 10,
+      allOf: [{ minLength: 4 }, { minLength: 10 }],
+    });
+    expect(p.same).toEqual({ type: "string", maxLength: 255, minLength: 1 });
+  });
+
   it("follows imports, re-exports and extends; a field's doc wins over its type's", async () => {
     const s = await schemaOf({
       "shared/base.ts":

@@ -762,7 +762,10 @@ export class SchemaWalker {
     if (doc) schema.description = doc;
     const typeRules = schema["x-kubernetes-validations"];
     delete schema["x-kubernetes-validations"];
+    const fromType: Partial<Record<HoistedKey, unknown>> = {};
+    for (const key of HOISTED) if (schema[key] !== undefined) fromType[key] = schema[key];
     this.applyMarkers(schema, markers, `field "${path}"`);
+    hoistConflicts(schema, fromType);
     if (typeRules)
       schema["x-kubernetes-validations"] = [
         ...(schema["x-kubernetes-validations"] ?? []),
@@ -812,6 +815,53 @@ export class SchemaWalker {
         }
       }
     }
+  }
+}
+
+/** Validations that, set differently by a field and by its type, both stay (under `allOf`). */
+const HOISTED = [
+  "maximum",
+  "minimum",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "multipleOf",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxProperties",
+  "minProperties",
+  "enum",
+  "format",
+] as const;
+type HoistedKey = (typeof HOISTED)[number];
+
+/**
+ * When a field's marker changed a validation its type had set, controller-gen keeps both: the
+ * type's values and the field's go into `allOf` (in that order) and leave the top level
+ * (pkg/crd/flatten.go). Validations only one side sets stay at the top level.
+ */
+function hoistConflicts(
+  schema: JSONSchemaProps,
+  fromType: Partial<Record<HoistedKey, unknown>>,
+): void {
+  const typeSide: Record<string, unknown> = {};
+  const fieldSide: Record<string, unknown> = {};
+  for (const key of HOISTED) {
+    const before = fromType[key];
+    if (before === undefined || JSON.stringify(before) === JSON.stringify(schema[key])) continue;
+    typeSide[key] = before;
+    fieldSide[key] = schema[key];
+    delete schema[key];
+  }
+  if (Object.keys(typeSide).length) {
+    schema.allOf = [
+      ...(schema.allOf ?? []),
+      typeSide as JSONSchemaProps,
+      fieldSide as JSONSchemaProps,
+    ];
   }
 }
 
