@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import { CLI, REPO_ROOT, runCli, tempDir } from "../helpers/cli.js";
 
 const dir = join(tempDir("opgen-e2e-"), "appcluster-operator");
@@ -93,8 +93,18 @@ describe("a generated project", () => {
         join(dir, "config/crd/bases/demo.my.domain_appclusters.yaml"),
         "utf8",
       );
-      expect(crd).toMatch(/size:\n(.*\n)*? {18}minimum: 0/);
-      expect(crd).toContain("jsonPath: .status.ready");
+      const version = parse(crd).spec.versions[0];
+      expect(version.schema.openAPIV3Schema.properties.spec.properties.size).toEqual({
+        description: "size is the number of pods to run (the desired state).",
+        format: "int32",
+        minimum: 0,
+        type: "integer",
+      });
+      expect(version.additionalPrinterColumns.map((c: { name: string }) => c.name)).toEqual([
+        "Size",
+        "Ready",
+        "Age",
+      ]);
     });
 
     it("passes the tutorial's tests", async () => {
