@@ -157,7 +157,12 @@ export function defaultTransform<T extends KubeObject>(kind: Kind<T>, stripManag
   return (obj: T): T => {
     if (!obj.apiVersion) obj.apiVersion = kind.apiVersion;
     if (!obj.kind) obj.kind = kind.kind;
-    if (stripManagedFields && obj.metadata?.managedFields) delete obj.metadata.managedFields;
+    if (stripManagedFields && obj.metadata?.managedFields) {
+      // Rebuild instead of `delete`: deleting a property drops V8 objects into slow dictionary
+      // mode, which costs more memory than the managedFields saved.
+      const { managedFields: _, ...metadata } = obj.metadata;
+      obj.metadata = metadata;
+    }
     return obj;
   };
 }

@@ -182,11 +182,12 @@ export class Controller {
       name: req.name,
       reconcileID,
     });
-    const signals = [hardStop];
-    if (this.opts.reconcileTimeoutMs)
-      signals.push(AbortSignal.timeout(this.opts.reconcileTimeoutMs));
+    // AbortSignal.any registers on its sources; only combine when a timeout asks for it.
+    const signal = this.opts.reconcileTimeoutMs
+      ? AbortSignal.any([hardStop, AbortSignal.timeout(this.opts.reconcileTimeoutMs)])
+      : hardStop;
     const ctx: ReconcileContext = {
-      signal: AbortSignal.any(signals),
+      signal,
       log,
       reconcileID,
       controller: this.name,

@@ -218,9 +218,13 @@ export class RestClient {
 function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const onAbort = () => reject(signal?.reason);
     res.on("data", (c: Buffer) => chunks.push(c));
-    res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    res.on("end", () => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    });
     res.on("error", reject);
-    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -1,0 +1,433 @@
+// Benchmarks of @opgen/runtime against the embedded API server (run in a child process, as a
+// real API server would be):
+//   runtime.reconcile1k.wN    1,000 existing CRs → all reconciled with status written, N workers,
+//                             beside a plain client-node informer + queue operator written the
+//                             obvious way (same reconcile, same worker count);
+//   runtime.cacheBytesPerObject  heap bytes per cached ConfigMap at 10k objects, beside the JSON
+//                             size and the plain client-node informer's cache;
+//   runtime.idleWrites        API writes during a full resync of N unchanged objects (must be 0).
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { CoreV1Api, CustomObjectsApi, KubeConfig, makeInformer } from "@kubernetes/client-node";
+import { round, summarize } from "./lib.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const rt = await import(join(root, "packages/runtime/dist/index.js"));
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc");
+
+const GROUP = "demo.my.domain";
+const AppCluster = rt.defineKind({
+  group: GROUP,
+  version: "v1",
+  kind: "AppCluster",
+  plural: "appclusters",
+  namespaced: true,
+});
+
+function crdFile() {
+  const dir = mkdtempSync(join(tmpdir(), "opgen-bench-crd-"));
+  const file = join(dir, "appclusters.yaml");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: `appclusters.${GROUP}` },
+      spec: {
+        group: GROUP,
+        names: {
+          kind: "AppCluster",
+          listKind: "AppClusterList",
+          plural: "appclusters",
+          singular: "appcluster",
+        },
+        scope: "Namespaced",
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: {
+              openAPIV3Schema: {
+                type: "object",
+                properties: {
+                  spec: { type: "object", properties: { size: { type: "integer" } } },
+                  status: {
+                    type: "object",
+                    properties: {
+                      ready: { type: "integer" },
+                      conditions: {
+                        type: "array",
+                        items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    }),
+  );
+  return dir;
+}
+
+/** Starts envtest in a child process; resolves with its kubeconfig and a stop function. */
+async function startServer() {
+  const envtest = join(root, "packages/envtest/dist/index.js");
+  const script = `
+    const { startTestEnv } = await import(${JSON.stringify(envtest)});
+    const env = await startTestEnv({ crdDirectoryPaths: [${JSON.stringify(crdFile())}] });
+    process.stdout.write(JSON.stringify({ kubeconfigPath: env.kubeconfigPath }) + "\\n");
+    process.stdin.resume();
+    process.stdin.on("end", async () => { await env.stop(); process.exit(0); });
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const line = await new Promise((resolve, reject) => {
+    let buf = "";
+    child.stdout.on("data", (d) => {
+      buf += d;
+      const nl = buf.indexOf("\n");
+      if (nl >= 0) resolve(buf.slice(0, nl));
+    });
+    child.on("exit", (code) => reject(new Error(`envtest child exited with ${code}`)));
+  });
+  const kc = new KubeConfig();
+  kc.loadFromFile(JSON.parse(line).kubeconfigPath);
+  return {
+    kc,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.stdin.end();
+      }),
+  };
+}
+
+/** Runs `fn` over `items` with `concurrency` in flight. */
+async function pool(items, concurrency, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+let nsSeq = 0;
+async function freshNamespace(client) {
+  const name = `bench-${process.pid}-${++nsSeq}`;
+  await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
+  return name;
+}
+
+async function createAppClusters(client, ns, n) {
+  await pool(
+    Array.from({ length: n }, (_, i) => i),
+    32,
+    (i) =>
+      client.create({
+        apiVersion: `${GROUP}/v1`,
+        kind: "AppCluster",
+        metadata: { name: `app-${i}`, namespace: ns },
+        spec: { size: (i % 5) + 1 },
+      }),
+  );
+}
+
+function quietManager(kc, extra = {}) {
+  return rt.createManager({
+    kubeConfig: kc,
+    metricsBindAddress: "0",
+    healthProbeBindAddress: "0",
+    logger: rt.nullLogger,
+    ...extra,
+  });
+}
+
+/** The opgen operator: reconcile = write status.ready = spec.size when it differs. */
+async function runtimeReconcile(kc, ns, n, workers) {
+  const mgr = quietManager(kc, { namespaces: [ns] });
+  let written = 0;
+  let done;
+  const all = new Promise((r) => {
+    done = r;
+  });
+  mgr
+    .controller(AppCluster)
+    .options({ maxConcurrentReconciles: workers })
+    .complete({
+      async reconcile(req) {
+        const app = await mgr.client.get(AppCluster, req).catch(rt.ignoreNotFound);
+        if (!app || app.status?.ready === app.spec.size) return {};
+        app.status = { ready: app.spec.size };
+        await mgr.client.status().update(app);
+        if (++written === n) done();
+        return {};
+      },
+    });
+  const ac = new AbortController();
+  const started = performance.now();
+  const running = mgr.start(ac.signal);
+  await all;
+  const ms = performance.now() - started;
+  ac.abort();
+  await running;
+  return ms;
+}
+
+/** The same operator written the obvious way on client-node: makeInformer + a Set queue. */
+async function plainReconcile(kc, ns, n, workers) {
+  const api = kc.makeApiClient(CustomObjectsApi);
+  const informer = makeInformer(kc, `/apis/${GROUP}/v1/namespaces/${ns}/appclusters`, () =>
+    api.listNamespacedCustomObject({
+      group: GROUP,
+      version: "v1",
+      namespace: ns,
+      plural: "appclusters",
+    }),
+  );
+  const queue = new Set();
+  const inFlight = new Set();
+  let wake;
+  const enqueue = (obj) => {
+    queue.add(obj.metadata.name);
+    wake?.();
+  };
+  informer.on("add", enqueue);
+  informer.on("update", enqueue);
+  let written = 0;
+  let stopped = false;
+  let done;
+  const all = new Promise((r) => {
+    done = r;
+  });
+  const worker = async () => {
+    while (!stopped) {
+      const name = [...queue].find((k) => !inFlight.has(k));
+      if (name === undefined) {
+        await new Promise((r) => {
+          wake = r;
+          setTimeout(r, 50);
+        });
+        continue;
+      }
+      queue.delete(name);
+      inFlight.add(name);
+      try {
+        const app = informer.get(name, ns);
+        if (app && app.status?.ready !== app.spec.size) {
+          await api.replaceNamespacedCustomObjectStatus({
+            group: GROUP,
+            version: "v1",
+            namespace: ns,
+            plural: "appclusters",
+            name,
+            body: { ...app, status: { ready: app.spec.size } },
+          });
+          if (++written === n) done();
+        }
+      } catch {
+        queue.add(name); // retry on conflict or error
+      } finally {
+        inFlight.delete(name);
+      }
+    }
+  };
+  const started = performance.now();
+  await informer.start();
+  const ws = Array.from({ length: workers }, worker);
+  await all;
+  const ms = performance.now() - started;
+  stopped = true;
+  wake?.();
+  await Promise.all(ws);
+  await informer.stop();
+  return ms;
+}
+
+async function reconcileRows(kc, client, quick) {
+  const rows = [];
+  const n = 1000;
+  const runs = quick ? 1 : 3;
+  for (const workers of [1, 4]) {
+    const ours = [];
+    const theirs = [];
+    for (let r = 0; r < runs; r++) {
+      const ns1 = await freshNamespace(client);
+      await createAppClusters(client, ns1, n);
+      ours.push(await runtimeReconcile(kc, ns1, n, workers));
+      const ns2 = await freshNamespace(client);
+      await createAppClusters(client, ns2, n);
+      theirs.push(await plainReconcile(kc, ns2, n, workers));
+    }
+    const a = summarize(ours);
+    const b = summarize(theirs);
+    rows.push({
+      name: `runtime.reconcile1k.w${workers}`,
+      value: round(a.median),
+      unit: "ms",
+      runs: a.runs,
+      min: round(a.min),
+      max: round(a.max),
+      peer: "client-node informer + queue",
+      peerValue: round(b.median),
+      ratio: round(a.median / b.median, 2),
+      note: `${n} CRs listed, reconciled and status written, ${workers} worker${workers > 1 ? "s" : ""}; envtest in a child process`,
+    });
+  }
+  return rows;
+}
+
+function heap() {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+async function cacheRows(kc, client) {
+  const n = 10_000;
+  const ns = await freshNamespace(client);
+  await pool(
+    Array.from({ length: n }, (_, i) => i),
+    32,
+    (i) =>
+      client.create({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: {
+          name: `cm-${i}`,
+          namespace: ns,
+          labels: { app: "bench", shard: String(i % 10) },
+        },
+        data: {
+          "config.yaml": `replicas: ${i % 7}\nimage: registry.example.com/app:${i}\nlogLevel: info\n`,
+        },
+      }),
+  );
+  const sample = await client.list(rt.kinds.ConfigMap, { namespace: ns, uncached: true });
+  const jsonBytes =
+    sample.reduce((a, o) => a + Buffer.byteLength(JSON.stringify(o)), 0) / sample.length;
+
+  // opgen: one shared informer, managedFields stripped.
+  const rest = new rt.RestClient(kc);
+  const cache = new rt.Cache(rest, { namespaces: [ns], resyncPeriodMs: 0 });
+  const before = heap();
+  cache.informerFor(rt.kinds.ConfigMap);
+  const ac = new AbortController();
+  cache.start(ac.signal);
+  await cache.waitForSync(60_000);
+  const ours = (heap() - before) / n;
+  ac.abort();
+  await cache.stopped();
+  rest.close();
+
+  // client-node's informer (ListWatch + ObjectCache).
+  const core = kc.makeApiClient(CoreV1Api);
+  const before2 = heap();
+  const informer = makeInformer(kc, `/api/v1/namespaces/${ns}/configmaps`, () =>
+    core.listNamespacedConfigMap({ namespace: ns }),
+  );
+  await informer.start();
+  while (informer.list(ns).length < n) await new Promise((r) => setTimeout(r, 20));
+  const theirs = (heap() - before2) / n;
+  await informer.stop();
+  return [
+    {
+      name: "runtime.cacheBytesPerObject",
+      value: Math.round(ours),
+      unit: "bytes",
+      peer: "client-node informer",
+      peerValue: Math.round(theirs),
+      ratio: round(ours / theirs, 2),
+      note: `${n} ConfigMaps; JSON as served ${Math.round(jsonBytes)} B/object (managedFields included)`,
+    },
+  ];
+}
+
+async function idleWriteRows(kc, client, quick) {
+  const n = quick ? 2000 : 10_000;
+  const ns = await freshNamespace(client);
+  await createAppClusters(client, ns, n);
+  const mgr = quietManager(kc, { namespaces: [ns] });
+  let reconciles = 0;
+  mgr
+    .controller(AppCluster)
+    .options({ maxConcurrentReconciles: 4 })
+    .complete({
+      async reconcile(req) {
+        reconciles++;
+        const app = await mgr.client.get(AppCluster, req).catch(rt.ignoreNotFound);
+        if (!app) return {};
+        const conditions = [...(app.status?.conditions ?? [])];
+        const changed = rt.setStatusCondition(conditions, {
+          type: "Available",
+          status: "True",
+          reason: "Reconciled",
+          message: "reconciled",
+          observedGeneration: app.metadata?.generation,
+        });
+        if (changed || app.status?.ready !== app.spec.size) {
+          app.status = { ...app.status, ready: app.spec.size, conditions };
+          await mgr.client.status().update(app);
+        }
+        return {};
+      },
+    });
+  const writes = async () => {
+    const m = await mgr.metrics.registry.getSingleMetric("rest_client_requests_total").get();
+    return m.values.filter((v) => v.labels.method !== "GET").reduce((a, v) => a + v.value, 0);
+  };
+  const ac = new AbortController();
+  const running = mgr.start(ac.signal);
+  await mgr.elected;
+  // Converge: every object reconciled and its status written once.
+  while ((await writes()) < n) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 500));
+  const before = await writes();
+  const reconcilesBefore = reconciles;
+  mgr.cache.informerFor(AppCluster).resync();
+  while (reconciles < reconcilesBefore + n) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 200));
+  const idle = (await writes()) - before;
+  ac.abort();
+  await running;
+  return [
+    {
+      name: "runtime.idleWrites",
+      value: idle,
+      unit: "writes",
+      note: `full resync of ${n} unchanged objects (${reconciles - reconcilesBefore} reconciles); must be 0`,
+    },
+  ];
+}
+
+export async function run({ quick }) {
+  const server = await startServer();
+  const client = quietManager(server.kc).apiReader;
+  try {
+    const rows = [];
+    rows.push(...(await reconcileRows(server.kc, client, quick)));
+    rows.push(...(await cacheRows(server.kc, client)));
+    rows.push(...(await idleWriteRows(server.kc, client, quick)));
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run({ quick: process.argv.includes("--quick") });
+  console.log(JSON.stringify(rows, null, 2));
+}
