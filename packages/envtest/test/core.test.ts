@@ -5,6 +5,8 @@ import {
   CustomObjectsApi,
   KubernetesObjectApi,
   makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
   type V1ConfigMap,
 } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,6 +125,43 @@ describe("client-node", () => {
     expect(withStatus.metadata.generation).toBe(2);
   });
 
+  it("patches through KubernetesObjectApi: merge, server-side apply, and SMP's 415 on CRs", async () => {
+    const objApi = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const ref = {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w2", namespace: "default" },
+    };
+    const applied = (await objApi.patch(
+      { ...ref, spec: { mode: "fast", replicas: 2 } },
+      undefined,
+      undefined,
+      "my-operator",
+      true,
+      PatchStrategy.ServerSideApply,
+    )) as any;
+    expect(applied.spec).toEqual({ mode: "fast", replicas: 2, limits: { cpu: "100m" } });
+    expect(applied.metadata.managedFields[0]).toMatchObject({
+      manager: "my-operator",
+      operation: "Apply",
+    });
+    const merged = (await objApi.patch(
+      { ...ref, spec: { replicas: 3 } },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      PatchStrategy.MergePatch,
+    )) as any;
+    expect(merged.spec.replicas).toBe(3);
+    // client-node defaults to strategic merge patch, which custom resources refuse.
+    const smp = await objApi.patch({ ...ref, spec: { replicas: 4 } }).catch((e) => e);
+    expect(smp.code).toBe(415);
+    await objApi.delete(ref);
+    const gone = await objApi.read(ref).catch((e) => e);
+    expect(gone.code).toBe(404);
+  });
+
   it("runs an informer through list, watch and deletes", async () => {
     const core = env.kubeConfig.makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: "informer" } } });
@@ -143,19 +182,10 @@ describe("client-node", () => {
       namespace: "informer",
       body: { metadata: { name: "x" }, data: { v: "1" } },
     });
-    await core
-      .patchNamespacedConfigMap(
-        { namespace: "informer", name: "x", body: { data: { v: "2" } } },
-        undefined,
-      )
-      .catch(async () => {
-        const cm = await core.readNamespacedConfigMap({ namespace: "informer", name: "x" });
-        await core.replaceNamespacedConfigMap({
-          namespace: "informer",
-          name: "x",
-          body: { ...cm, data: { v: "2" } },
-        });
-      });
+    await core.patchNamespacedConfigMap(
+      { namespace: "informer", name: "x", body: { data: { v: "2" } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
     await core.deleteNamespacedConfigMap({ namespace: "informer", name: "x" });
     await eventually(() =>
       expect(events).toEqual(["add:before", "add:x", "update:x:2", "delete:x"]),
