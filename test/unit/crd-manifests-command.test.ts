@@ -121,4 +121,32 @@ describe("opgen manifests", () => {
     );
     expect(existsSync(join(dir, CRD))).toBe(false);
   });
+
+  it("reports CRD and RBAC errors together, and prints the RBAC report on request", async () => {
+    mkdirSync(join(dir, "src/controllers"), { recursive: true });
+    const controller = join(dir, "src/controllers/job.controller.ts");
+    writeFileSync(
+      controller,
+      "/**\n * Reconciles jobs.\n * @rbac groups=apps,resources=deployments,verbs=get;list;watch\n */\nexport class JobReconciler {}\n",
+    );
+    await runManifests({ projectDir: dir, rbacReport: true }, io);
+    expect(out).toContain("deployments");
+    expect(readFileSync(join(dir, "config/rbac/role.yaml"), "utf8")).toContain("- deployments");
+
+    writeFileSync(
+      controller,
+      "/**\n * @rbac groups=apps,resources=deployments,verbz=get\n */\nexport class JobReconciler {}\n",
+    );
+    const types = join(dir, "src/api/v1beta1/job.types.ts");
+    writeFileSync(
+      types,
+      readFileSync(types, "utf8").replace("@validation MinLength=5", "@validation MinLenght=5"),
+    );
+    err = "";
+    await expect(runManifests({ projectDir: dir }, io)).rejects.toThrow(
+      /errors; nothing was written/,
+    );
+    expect(err).toMatch(/^src\/api\/v1beta1\/job\.types\.ts:\d+:\d+: unknown marker/m);
+    expect(err).toMatch(/^src\/controllers\/job\.controller\.ts:2:\d+: .*verbz/m);
+  });
 });
