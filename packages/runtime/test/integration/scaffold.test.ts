@@ -12,7 +12,7 @@ import {
   type Result,
   setStatusCondition,
 } from "../../src/index.js";
-import { type AppCluster, AppClusterKind, newManager, startEnv } from "./helpers.js";
+import { AppClusterKind, newManager, startEnv } from "./helpers.js";
 
 class AppClusterReconciler implements Reconciler {
   writes = 0;
