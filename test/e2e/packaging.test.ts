@@ -61,7 +61,7 @@ describe("published packages", () => {
       expect(files, must).toContain(must);
     }
     const excluded = files.filter((f) =>
-      /^(src|test|packages|bench|examples|docs|scripts|\.ci)\/|\.map$|\.test\./.test(f),
+      /^(src|test|packages|bench|examples|docs|scripts|\.ci)\/|\.map$|\.test\.(js|ts)$/.test(f),
     );
     expect(excluded).toEqual([]);
   });
