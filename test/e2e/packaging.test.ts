@@ -151,6 +151,23 @@ describe("published packages", () => {
       const run = (script: string) =>
         execa("npm", ["run", script], { cwd: project, all: true, env: { CI: "true" } });
       await run("build");
+      // The declarations also type-check for bundler-style consumers.
+      await execa(
+        "npx",
+        [
+          "tsc",
+          "-p",
+          "tsconfig.json",
+          "--noEmit",
+          "--module",
+          "esnext",
+          "--moduleResolution",
+          "bundler",
+        ],
+        {
+          cwd: project,
+        },
+      );
       await run("manifests");
       const test = await run("test");
       expect(test.all).toMatch(/1 passed/);
