@@ -547,7 +547,13 @@ export class SchemaWalker {
       if (decl.typeParameters?.length) {
         schema = this.error(file, decl, `type ${name}: generic types are not supported`);
       } else {
-        const r = this.typeSchema(decl.type, file, path);
+        // A type-level XPreserveUnknownFields (or XEmbeddedResource) says `unknown` is meant.
+        const explicit = this.markersOf(file, decl, "type").some(
+          (m) =>
+            m.def.name === "validation XPreserveUnknownFields" ||
+            m.def.name === "validation XEmbeddedResource",
+        );
+        const r = this.typeSchema(decl.type, file, path, explicit);
         schema = r && withNullable(r);
       }
     } else {
