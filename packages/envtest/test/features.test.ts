@@ -214,6 +214,9 @@ describe("RBAC (auth: rbac)", () => {
     expect((await kubectl(saEnv, ["auth", "can-i", "delete", "configmaps"])).stdout.trim()).toBe(
       "no",
     );
+    const list = await kubectl(saEnv, ["auth", "can-i", "--list", "-n", "default"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^configmaps\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
   });
 });
 

@@ -309,4 +309,79 @@ ${data}
     const r = await kubectl(env, ["auth", "can-i", "delete", "widgets", "-n", "k"]);
     expect(r.stdout.trim()).toBe("yes");
   });
+
+  it("client-side applies a Deployment twice (strategic merge with $setElementOrder)", async () => {
+    const deploy = (image: string, extra: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: k
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: app
+          image: ${image}
+          env:
+            - {name: A, value: "1"}
+${extra}
+`;
+    const sidecar = "        - name: sidecar\n          image: busybox:1";
+    expect(
+      (await kubectl(env, ["apply", "-f", "-"], deploy("nginx:1", sidecar))).stdout.trim(),
+    ).toBe("deployment.apps/web created");
+    const r = await kubectl(env, ["apply", "-f", "-"], deploy("nginx:2", ""));
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("deployment.apps/web configured");
+    const got = (await api(env, "GET", "/apis/apps/v1/namespaces/k/deployments/web")).body;
+    expect(
+      got.spec.template.spec.containers.map(
+        (c: { name: string; image: string }) => `${c.name}=${c.image}`,
+      ),
+    ).toEqual(["app=nginx:2"]);
+    expect(got.metadata.generation).toBe(2);
+    const table = await kubectl(env, ["get", "deploy", "web", "-n", "k"]);
+    expect(table.stdout).toMatch(
+      /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/2\s+0\s+0\s+\S+$/,
+    );
+  });
+
+  it("describes a custom resource with its events", async () => {
+    await kubectl(env, ["apply", "-f", "-"], widget("described", "  mode: fast"));
+    const w = (await api(env, "GET", "/apis/example.com/v1/namespaces/k/widgets/described")).body;
+    await api(env, "POST", "/api/v1/namespaces/k/events", {
+      metadata: { name: "described.1" },
+      involvedObject: {
+        apiVersion: "example.com/v1",
+        kind: "Widget",
+        name: "described",
+        namespace: "k",
+        uid: w.metadata.uid,
+      },
+      reason: "Reconciled",
+      message: "all good",
+      type: "Normal",
+      source: { component: "widget-controller" },
+      firstTimestamp: new Date().toISOString(),
+      lastTimestamp: new Date().toISOString(),
+      count: 1,
+    });
+    const r = await kubectl(env, ["describe", "widget", "described", "-n", "k"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Name:\s+described$/m);
+    expect(r.stdout).toMatch(/Normal\s+Reconciled\s+\S+\s+widget-controller\s+all good/);
+  });
+
+  it("serves YAML when asked for it", async () => {
+    const r = await api(env, "GET", "/api/v1/namespaces/k", undefined, {
+      accept: "application/yaml",
+    });
+    expect(r.headers["content-type"]).toBe("application/yaml");
+    expect(r.text).toMatch(/^apiVersion: v1\nkind: Namespace\n/);
+  });
 });

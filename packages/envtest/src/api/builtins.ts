@@ -319,13 +319,16 @@ const specs: BuiltinSpec[] = [
       mergeKeys: { webhooks: "name" },
     }),
   ),
-  ...(["selfsubjectaccessreviews", "subjectaccessreviews"] as const).map(
+  ...(["selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"] as const).map(
     (resource): BuiltinSpec => ({
       group: "authorization.k8s.io",
       version: "v1",
       resource,
-      kind:
-        resource === "selfsubjectaccessreviews" ? "SelfSubjectAccessReview" : "SubjectAccessReview",
+      kind: {
+        selfsubjectaccessreviews: "SelfSubjectAccessReview",
+        selfsubjectrulesreviews: "SelfSubjectRulesReview",
+        subjectaccessreviews: "SubjectAccessReview",
+      }[resource],
       namespaced: false,
       virtual: true,
     }),

@@ -4,7 +4,7 @@
  * by a ClusterRoleBinding, matches its verb, API group, resource/subresource and name (or its
  * non-resource URL). `system:masters` bypasses, as in kube-apiserver. ClusterRole aggregation
  * and the bootstrap discovery roles for authenticated users are honoured. Also answers
- * SelfSubjectAccessReview and SubjectAccessReview.
+ * SelfSubjectAccessReview, SelfSubjectRulesReview and SubjectAccessReview.
  */
 import type { KubeObject } from "../api/types.js";
 import type { Attributes } from "../http/handler.js";
@@ -161,8 +161,40 @@ export class RbacAuthorizer {
     return rules.some((r) => ruleAllows(r, a)) ? undefined : "";
   }
 
+  /** SelfSubjectRulesReview: the rules that apply to the caller in `spec.namespace`. */
+  rulesReview(caller: UserInfo, body: KubeObject): KubeObject {
+    const namespace = ((body.spec ?? {}) as { namespace?: string }).namespace;
+    const rules: PolicyRule[] = caller.groups.includes("system:masters")
+      ? [
+          { verbs: ["*"], apiGroups: ["*"], resources: ["*"] },
+          { verbs: ["*"], nonResourceURLs: ["*"] },
+        ]
+      : this.rulesFor(caller, namespace);
+    return {
+      kind: "SelfSubjectRulesReview",
+      apiVersion: "authorization.k8s.io/v1",
+      metadata: {},
+      spec: body.spec ?? {},
+      status: {
+        resourceRules: rules
+          .filter((r) => !r.nonResourceURLs)
+          .map((r) => ({
+            verbs: r.verbs ?? [],
+            apiGroups: r.apiGroups ?? [],
+            resources: r.resources ?? [],
+            ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}),
+          })),
+        nonResourceRules: rules
+          .filter((r) => r.nonResourceURLs)
+          .map((r) => ({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs ?? [] })),
+        incomplete: false,
+      },
+    };
+  }
+
   /** POST of a (Self)SubjectAccessReview: evaluates `spec` and fills `status`. */
   review(resource: string, caller: UserInfo, body: KubeObject): KubeObject | undefined {
+    if (resource === "selfsubjectrulesreviews") return this.rulesReview(caller, body);
     if (resource !== "selfsubjectaccessreviews" && resource !== "subjectaccessreviews")
       return undefined;
     const spec = (body.spec ?? {}) as {

@@ -6,7 +6,7 @@
  * §1 Node pitfalls).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { ApiError, errors } from "../api/errors.js";
 import type { Registry } from "../api/registry.js";
 import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
@@ -91,7 +91,7 @@ function sendJson(
   headers: Record<string, string | string[]> = {},
   contentType = "application/json",
 ): void {
-  const text = JSON.stringify(body);
+  const text = contentType === "application/yaml" ? stringifyYaml(body) : JSON.stringify(body);
   res.writeHead(code, {
     "Content-Type": contentType,
     "Content-Length": Buffer.byteLength(text),
@@ -321,11 +321,11 @@ export function createHandler(deps: HandlerDeps) {
       switch (verb) {
         case "get": {
           const obj = sub === "scale" ? rest.getScale(scope) : rest.get(scope);
-          respond(res, 200, obj, scope, tableOpts, warnings);
+          respond(res, 200, obj, scope, tableOpts, warnings, req.headers.accept);
           return;
         }
         case "list": {
-          respond(res, 200, rest.list(scope), scope, tableOpts, warnings);
+          respond(res, 200, rest.list(scope), scope, tableOpts, warnings, req.headers.accept);
           return;
         }
         case "watch": {
@@ -341,7 +341,7 @@ export function createHandler(deps: HandlerDeps) {
         case "create": {
           const body = await decodeBody(req, info.kind);
           const r = rest.create(scope, body);
-          respond(res, r.code, r.body, scope, tableOpts, warnings);
+          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
           return;
         }
         case "update": {
@@ -352,12 +352,12 @@ export function createHandler(deps: HandlerDeps) {
               : sub === "finalize"
                 ? finalizeNamespace(scope, body)
                 : rest.update(scope, body);
-          respond(res, r.code, r.body, scope, tableOpts, warnings);
+          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
           return;
         }
         case "patch": {
           const r = await patch(req, scope);
-          respond(res, r.code, r.body, scope, tableOpts, warnings);
+          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
           return;
         }
         case "delete":
@@ -376,7 +376,7 @@ export function createHandler(deps: HandlerDeps) {
           if (dryRunQ.length) opts.dryRun = [...(opts.dryRun ?? []), ...dryRunQ];
           const r =
             verb === "delete" ? rest.delete(scope, opts) : rest.deleteCollection(scope, opts);
-          respond(res, r.code, r.body, scope, tableOpts, warnings);
+          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
           return;
         }
       }
@@ -461,12 +461,13 @@ export function createHandler(deps: HandlerDeps) {
     scope: RequestScope,
     tableOpts: TableOptions | undefined,
     warnings: string[],
+    accept: string | undefined,
   ): void {
-    const out =
-      tableOpts && body.kind !== "Status" && scope.subresource !== "scale"
-        ? tableFor(scope, body, tableOpts)
-        : body;
-    sendJson(res, code, out, warningHeader(warnings));
+    if (tableOpts && body.kind !== "Status" && scope.subresource !== "scale") {
+      sendJson(res, code, tableFor(scope, body, tableOpts), warningHeader(warnings));
+      return;
+    }
+    sendJson(res, code, body, warningHeader(warnings), preferredType(accept));
   }
 
   function serveWatch(
@@ -583,6 +584,17 @@ export function createHandler(deps: HandlerDeps) {
     }
     throw errors.notFoundPath();
   }
+}
+
+/** JSON unless the client prefers YAML (the first acceptable type it lists). */
+function preferredType(accept: string | undefined): string {
+  for (const t of (accept ?? "").split(",")) {
+    const type = t.split(";")[0]!.trim().toLowerCase();
+    if (type === "application/yaml") return "application/yaml";
+    if (type === "application/json" || type === "*/*" || type === "application/*")
+      return "application/json";
+  }
+  return "application/json";
 }
 
 /** 406 when the client accepts nothing we can produce. */

@@ -121,6 +121,10 @@ const accessReviewSpec: MessageSpec = {
   },
 };
 specs["authorization.k8s.io/v1/SelfSubjectAccessReview"] = accessReviewSpec;
+specs["authorization.k8s.io/v1/SelfSubjectRulesReview"] = {
+  1: { name: "metadata", kind: "message", spec: objectMeta },
+  2: { name: "spec", kind: "message", spec: { 1: { name: "namespace", kind: "string" } } },
+};
 specs["authorization.k8s.io/v1/SubjectAccessReview"] = accessReviewSpec;
 
 function decodeMessage(buf: Buffer, spec: MessageSpec): JsonObject {

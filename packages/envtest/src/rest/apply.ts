@@ -108,10 +108,11 @@ function setHasPath(set: FieldSet, path: string[]): boolean {
   return true;
 }
 
+/** managedfields `printManager`: the manager identifier never carries the time. */
 function printManager(e: ManagedFieldsEntry): string {
   let s = JSON.stringify(e.manager ?? "");
   if (e.subresource) s += ` with subresource ${JSON.stringify(e.subresource)}`;
-  if (e.operation === "Update") s += ` using ${e.apiVersion}${e.time ? ` at ${e.time}` : ""}`;
+  if (e.operation === "Update") s += ` using ${e.apiVersion}`;
   return s;
 }
 

@@ -474,12 +474,16 @@ export class ObjectRest {
     return { code: 201, body: this.present(info, version, stored) };
   }
 
+  /** The stored form: storage version, type meta and metadata first (as clients print it). */
   private toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
-    if (info.sharedStorage) return info.sharedStorage.toStorage(obj);
-    const stored = obj;
-    stored.apiVersion = storageApiVersion(info);
-    stored.kind = info.kind;
-    return stored;
+    const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
+    const ordered: KubeObject = {
+      apiVersion: storageApiVersion(info),
+      kind: info.kind,
+      metadata,
+      ...rest,
+    };
+    return info.sharedStorage ? info.sharedStorage.toStorage(ordered) : ordered;
   }
 
   // ---------------------------------------------------------------- update
