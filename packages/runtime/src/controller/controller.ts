@@ -66,6 +66,7 @@ const noMetrics: ControllerMetrics = {
   reconcileError() {},
   terminalError() {},
   panic() {},
+  timeout() {},
   reconcileTime() {},
   activeWorkers() {},
   queue: {},
@@ -183,9 +184,10 @@ export class Controller {
       reconcileID,
     });
     // AbortSignal.any registers on its sources; only combine when a timeout asks for it.
-    const signal = this.opts.reconcileTimeoutMs
-      ? AbortSignal.any([hardStop, AbortSignal.timeout(this.opts.reconcileTimeoutMs)])
-      : hardStop;
+    const timeout = this.opts.reconcileTimeoutMs
+      ? AbortSignal.timeout(this.opts.reconcileTimeoutMs)
+      : undefined;
+    const signal = timeout ? AbortSignal.any([hardStop, timeout]) : hardStop;
     const ctx: ReconcileContext = {
       signal,
       log,
@@ -202,6 +204,7 @@ export class Controller {
       failure = { err };
     }
     this.metrics.reconcileTime((performance.now() - started) / 1000);
+    if (timeout?.aborted) this.metrics.timeout();
     const outcome = failure
       ? this.onFailure(key, failure.err, log)
       : this.onResult(key, result ?? {}, log);

@@ -26,6 +26,7 @@ export interface ControllerMetrics {
   reconcileError(): void;
   terminalError(): void;
   panic(): void;
+  timeout(): void;
   reconcileTime(seconds: number): void;
   activeWorkers(delta: number): void;
   queue: QueueMetricsSink;
@@ -37,6 +38,7 @@ export class RuntimeMetrics {
   private readonly reconcileErrors: client.Counter<"controller">;
   private readonly terminalErrors: client.Counter<"controller">;
   private readonly panics: client.Counter<"controller">;
+  private readonly timeouts: client.Counter<"controller">;
   private readonly reconcileTime: client.Histogram<"controller">;
   private readonly maxConcurrent: client.Gauge<"controller">;
   private readonly activeWorkers: client.Gauge<"controller">;
@@ -74,6 +76,12 @@ export class RuntimeMetrics {
     this.panics = new client.Counter({
       name: "controller_runtime_reconcile_panics_total",
       help: "Total number of reconciliation panics per controller",
+      labelNames: ["controller"],
+      registers,
+    });
+    this.timeouts = new client.Counter({
+      name: "controller_runtime_reconcile_timeouts_total",
+      help: "Total number of reconciliation timeouts per controller",
       labelNames: ["controller"],
       registers,
     });
@@ -181,6 +189,7 @@ export class RuntimeMetrics {
     this.reconcileErrors.inc(c, 0);
     this.terminalErrors.inc(c, 0);
     this.panics.inc(c, 0);
+    this.timeouts.inc(c, 0);
     this.maxConcurrent.set(c, maxConcurrent);
     this.activeWorkers.set(c, 0);
     this.queueAdds.inc(q, 0);
@@ -191,6 +200,7 @@ export class RuntimeMetrics {
       reconcileError: () => this.reconcileErrors.inc(c),
       terminalError: () => this.terminalErrors.inc(c),
       panic: () => this.panics.inc(c),
+      timeout: () => this.timeouts.inc(c),
       reconcileTime: (s) => this.reconcileTime.observe(c, s),
       activeWorkers: (d) => this.activeWorkers.inc(c, d),
       queue: {

@@ -416,4 +416,32 @@ describe("controller wiring", () => {
       env.faults.reset();
     }
   });
+
+  it("watches only the configured namespaces", async () => {
+    const setup = newManager(env);
+    const inside = await namespace(setup);
+    const outside = await namespace(setup);
+    const mgr = newManager(env, { namespaces: [inside] });
+    const seen: string[] = [];
+    mgr.controller(AppClusterKind).complete({
+      reconcile: async (req) => {
+        seen.push(`${req.namespace}/${req.name}`);
+        return {};
+      },
+    });
+    const m = run(mgr);
+    try {
+      await mgr.elected;
+      await setup.apiReader.create(appCluster(outside, "out"));
+      await setup.apiReader.create(appCluster(inside, "in"));
+      await eventually(() => expect(seen).toContain(`${inside}/in`), { timeout: 5000 });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen.filter((s) => !s.startsWith(`${inside}/`))).toEqual([]);
+      expect((await mgr.client.list(AppClusterKind)).map((a) => a.metadata?.namespace)).toEqual([
+        inside,
+      ]);
+    } finally {
+      await m.stop();
+    }
+  });
 });

@@ -268,4 +268,33 @@ describe("Controller", () => {
     await running2;
     expect(aborted).toBe(true);
   });
+
+  it("aborts a reconcile's signal after reconcileTimeoutMs and counts the timeout", async () => {
+    const metrics = new RuntimeMetrics({ processMetrics: false });
+    let sawAbort = false;
+    const c = new Controller(
+      "timed",
+      {
+        reconcile: (_req, ctx) =>
+          new Promise((_resolve, reject) =>
+            ctx.signal.addEventListener("abort", () => {
+              sawAbort = true;
+              reject(new Error("aborted"));
+            }),
+          ),
+      },
+      { reconcileTimeoutMs: 20, backoff: { baseDelayMs: 1000 } },
+      { metrics: (n, m, q) => metrics.forController(n, m, () => q.stats()) },
+    );
+    const stop = new AbortController();
+    const running = c.start(stop.signal);
+    c.enqueue({ name: "x" });
+    const count = async () =>
+      (await metrics.registry.getSingleMetric("controller_runtime_reconcile_timeouts_total")?.get())
+        ?.values[0]?.value;
+    await until(async () => (await count()) === 1, "timeout metric");
+    expect(sawAbort).toBe(true);
+    stop.abort();
+    await running;
+  });
 });
