@@ -23,10 +23,13 @@ const DIGIT = /\p{Nd}/u;
 const isLetter = (c: string) => LETTER.test(c);
 const isDigit = (c: string) => DIGIT.test(c);
 
-const ASCII = /^[\x00-\x7f]*$/;
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 function keyLess(a: string, b: string): boolean {
-  if (ASCII.test(a) && ASCII.test(b)) return asciiKeyLess(a, b);
+  if (isAscii(a) && isAscii(b)) return asciiKeyLess(a, b);
   const ar = Array.from(a);
   const br = Array.from(b);
   for (let i = 0; i < ar.length && i < br.length; i++) {
@@ -350,7 +353,7 @@ function writeString(w: Writer, s: string, indent: number, simpleKey: boolean): 
   if (
     s.length < 200 &&
     (simpleKey || w.column + s.length <= BEST_WIDTH + 1) &&
-    ASCII.test(s) &&
+    isAscii(s) &&
     isPlain(s, simpleKey)
   ) {
     w.put(s);
