@@ -133,6 +133,18 @@ describe("opgen init", () => {
     expect(container.resources.limits).toBeDefined();
   });
 
+  it("reports a failing npm install with npm's own words and a non-zero exit", async () => {
+    const dir = tempDir();
+    const result = await runCli(["init", "--runtime-spec", "file:/nonexistent/opgen-runtime.tgz"], dir);
+    expect(result.exitCode).toBe(1);
+    const last = result.stderr.trim().split("\n").at(-1)!;
+    expect(last).toMatch(
+      /^opgen: npm install failed in .* \(exit \d+\): .+; the project was written, fix the problem and run `npm install` there$/,
+    );
+    expect(result.stderr).toMatch(/nonexistent/);
+    expect(existsSync(join(dir, "package.json"))).toBe(true);
+  });
+
   it("refuses a directory that is not empty, writing nothing", async () => {
     const busy = tempDir();
     writeFileSync(join(busy, "notes.txt"), "mine");
