@@ -24,7 +24,10 @@ export interface RestRequest {
   /** Content-Type of the body; defaults to application/json. */
   contentType?: string;
   signal?: AbortSignal;
-  /** Per-request timeout in ms (default 60 s; watches have none). */
+  /**
+   * Per-request timeout in ms (default 60 s). For watches it is an idle timeout: a stream with no
+   * byte for that long is presumed dead (a half-open connection never sends a FIN).
+   */
   timeoutMs?: number;
 }
 
@@ -87,7 +90,15 @@ export class RestClient {
     signal?: AbortSignal,
   ): Promise<void> {
     const started = performance.now();
-    const req: RestRequest = { method: "GET", path, query: { ...query, watch: 1 }, signal };
+    // The server ends the watch after timeoutSeconds; silence well beyond that means a dead peer.
+    const serverTimeout = Number(query?.timeoutSeconds ?? 0);
+    const req: RestRequest = {
+      method: "GET",
+      path,
+      query: { ...query, watch: 1 },
+      signal,
+      timeoutMs: serverTimeout > 0 ? (serverTimeout + 60) * 1000 : undefined,
+    };
     const res = await this.send(req, true);
     const code = res.statusCode ?? 0;
     this.observe("GET", code, started);
@@ -186,9 +197,10 @@ export class RestClient {
         resolve,
       );
       r.on("error", reject);
-      if (!streaming) {
-        r.setTimeout(req.timeoutMs ?? 60_000, () => {
-          r.destroy(new Error(`${req.method} ${req.path}: timed out`));
+      const timeout = req.timeoutMs ?? (streaming ? 0 : 60_000);
+      if (timeout > 0) {
+        r.setTimeout(timeout, () => {
+          r.destroy(new Error(`${req.method} ${req.path}: no answer for ${timeout} ms`));
         });
       }
       r.end(payload);
