@@ -1,35 +1,33 @@
 /**
- * The HTTP front of the API server: authentication, non-resource endpoints (`/version`, health,
- * discovery, OpenAPI), resource routing to the REST verbs, body decoding, patch types, content
- * negotiation (JSON, Table, aggregated discovery) and Status error responses. Watches are
- * streamed with headers flushed at once and disconnects detected on the response (apiserver-spec
- * §1 Node pitfalls).
+ * The HTTP front of the API server: authentication, authorization and fault hooks, routing of
+ * resource paths to the REST verbs (scope checks, subresources, 404/405), and the response
+ * format each verb gets (object, List, Table, watch stream). Bodies, patches, watches and the
+ * non-resource endpoints have their own modules.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { ApiError, errors } from "../api/errors.js";
 import type { Registry } from "../api/registry.js";
-import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
-import { applyJsonPatch } from "../patch/jsonpatch.js";
-import { applyMergePatch } from "../patch/mergepatch.js";
-import { applyStrategicMergePatch } from "../patch/strategic.js";
 import { deleteOptionsFrom, type ObjectRest } from "../rest/objects.js";
 import { parseBool, type RequestScope, type UserInfo } from "../rest/scope.js";
-import { checkWatchOptions, startWatch, type WatchSink } from "../rest/watch.js";
+import { checkWatchOptions } from "../rest/watch.js";
 import type { Store } from "../store/store.js";
-import {
-  aggregatedContentType,
-  aggregatedDiscovery,
-  apiGroup,
-  apiGroupList,
-  apiResourceList,
-  apiVersions,
-} from "./discovery.js";
-import { openApiGroupVersion, openApiRoot } from "./openapi.js";
-import { decodeProtobuf } from "./protobuf.js";
+import { handleNonResource, version } from "./non-resource.js";
+import { type ApplyFn, patch } from "./patch.js";
 import { parseResourcePath, type Verb, verbOf } from "./request.js";
 import { type TableOptions, tableFor, wantsTable } from "./table.js";
+import { serveWatch } from "./watch-stream.js";
+import {
+  decodeBody,
+  negotiate,
+  preferredType,
+  readBody,
+  sendError,
+  sendJson,
+  sendText,
+  warningHeader,
+} from "./wire.js";
 
 /** What a request needs to be authorized (RBAC plugs in here). */
 export interface Attributes {
@@ -55,7 +53,7 @@ export interface HandlerDeps {
   /** Runs before routing: fault injection (throw an ApiError, or delay). */
   before?: (attrs: Attributes) => Promise<void>;
   /** Server-side apply (application/apply-patch+yaml). */
-  apply?: (scope: RequestScope, body: string, force: boolean) => { code: number; body: KubeObject };
+  apply?: ApplyFn;
   /** Virtual create-only resources (SelfSubjectAccessReview, …). */
   virtualCreate?: (
     scope: { group: string; resource: string; user: UserInfo },
@@ -63,117 +61,6 @@ export interface HandlerDeps {
   ) => KubeObject | undefined;
   /** Tracks open watches so stop() and dropWatches() can end them. */
   watches: Set<{ close(): void }>;
-}
-
-const version = {
-  major: "1",
-  minor: "32",
-  gitVersion: "v1.32.0-opgen",
-  gitCommit: "0000000000000000000000000000000000000000",
-  gitTreeState: "clean",
-  buildDate: "2026-01-01T00:00:00Z",
-  goVersion: "go1.23.0",
-  compiler: "gc",
-  platform: "linux/amd64",
-};
-
-const crPatchTypes = [
-  "application/json-patch+json",
-  "application/merge-patch+json",
-  "application/apply-patch+yaml",
-];
-const builtinPatchTypes = [...crPatchTypes, "application/strategic-merge-patch+json"];
-
-function sendJson(
-  res: ServerResponse,
-  code: number,
-  body: unknown,
-  headers: Record<string, string | string[]> = {},
-  contentType = "application/json",
-): void {
-  const text = contentType === "application/yaml" ? stringifyYaml(body) : JSON.stringify(body);
-  res.writeHead(code, {
-    "Content-Type": contentType,
-    "Content-Length": Buffer.byteLength(text),
-    "Cache-Control": "no-cache, private",
-    ...headers,
-  });
-  res.end(text);
-}
-
-function sendText(res: ServerResponse, code: number, text: string): void {
-  res.writeHead(code, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, err: unknown, warnings: string[] = []): void {
-  const e =
-    err instanceof ApiError
-      ? err
-      : errors.internal(err instanceof Error ? err.message : String(err));
-  if (!(err instanceof ApiError)) {
-    // Unexpected failures are bugs; keep them visible while still answering with a Status.
-    process.emitWarning(
-      `envtest internal error: ${err instanceof Error ? err.stack : String(err)}`,
-    );
-  }
-  sendJson(res, e.code, e.status, { ...e.headers, ...warningHeader(warnings) });
-}
-
-function warningHeader(warnings: string[]): Record<string, string[]> {
-  if (warnings.length === 0) return {};
-  return { Warning: [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`) };
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
-
-function mediaType(header: string | undefined): string {
-  return (header ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-/** Decodes a request body: JSON, YAML, or the protobuf kubectl's typed generators send. */
-async function decodeBody(req: IncomingMessage, kindHint: string): Promise<KubeObject> {
-  const raw = await readBody(req);
-  const ct = mediaType(req.headers["content-type"]);
-  if (ct === "application/vnd.kubernetes.protobuf") {
-    let decoded: KubeObject | undefined;
-    try {
-      decoded = decodeProtobuf(raw);
-    } catch (e) {
-      throw errors.badRequest(`error decoding protobuf: ${(e as Error).message}`);
-    }
-    if (decoded) return decoded;
-    throw new ApiError(
-      415,
-      "UnsupportedMediaType",
-      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (this envtest server decodes protobuf only for Namespace, ConfigMap, Secret and access reviews: use kubectl create -f or kubectl apply -f)",
-    );
-  }
-  if (ct && ct !== "application/json" && ct !== "application/yaml" && ct !== "*/*") {
-    throw errors.unsupportedMediaType([
-      "application/json",
-      "application/yaml",
-      "application/vnd.kubernetes.protobuf",
-    ]);
-  }
-  let v: unknown;
-  try {
-    v =
-      ct === "application/yaml"
-        ? parseYaml(raw.toString("utf8"))
-        : JSON.parse(raw.toString("utf8"));
-  } catch (e) {
-    throw errors.badRequest(`Object '${kindHint}' is invalid: ${(e as Error).message}`);
-  }
-  if (!isObject(v)) throw errors.badRequest(`Object '${kindHint}' is invalid: expected an object`);
-  return v as KubeObject;
 }
 
 export function createHandler(deps: HandlerDeps) {
@@ -217,7 +104,7 @@ export function createHandler(deps: HandlerDeps) {
             {},
           );
         }
-        handleNonResource(req, res, path);
+        handleNonResource(registry, deps.serverAddress(), req, res, path);
         return;
       }
 
@@ -335,7 +222,7 @@ export function createHandler(deps: HandlerDeps) {
             query.set("fieldSelector", `metadata.name=${rp.name}${fs ? `,${fs}` : ""}`);
           }
           checkWatchOptions(scope);
-          serveWatch(req, res, scope, tableOpts);
+          serveWatch(deps.store, rest, deps.watches, res, scope, tableOpts);
           return;
         }
         case "create": {
@@ -356,7 +243,7 @@ export function createHandler(deps: HandlerDeps) {
           return;
         }
         case "patch": {
-          const r = await patch(req, scope);
+          const r = await patch(rest, deps.apply, req, scope);
           respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
           return;
         }
@@ -396,64 +283,6 @@ export function createHandler(deps: HandlerDeps) {
     return rest.finalizeNamespace(scope, next);
   }
 
-  async function patch(
-    req: IncomingMessage,
-    scope: RequestScope,
-  ): Promise<{ code: number; body: KubeObject }> {
-    const ct = mediaType(req.headers["content-type"]);
-    const info = scope.info;
-    const accepted = info.custom ? crPatchTypes : builtinPatchTypes;
-    if (!accepted.includes(ct)) throw errors.unsupportedMediaType(accepted);
-    const raw = (await readBody(req)).toString("utf8");
-    const force = scope.query.get("force");
-    const isApply = ct === "application/apply-patch+yaml";
-    if (isApply) {
-      if (!scope.query.get("fieldManager")) {
-        throw errors.invalidOptions("PatchOptions", [
-          {
-            type: "FieldValueRequired",
-            field: "fieldManager",
-            detail: "is required for apply patch",
-          },
-        ]);
-      }
-      if (!deps.apply) throw errors.unsupportedMediaType(accepted.filter((t) => t !== ct));
-      return deps.apply(scope, raw, parseBool(force));
-    }
-    if (force !== null) {
-      throw errors.invalidOptions("PatchOptions", [
-        {
-          type: "FieldValueForbidden",
-          field: "force",
-          detail: "may not be specified for non-apply patch",
-        },
-      ]);
-    }
-    const current = scope.subresource === "scale" ? rest.getScale(scope) : rest.get(scope);
-    let patched: unknown;
-    if (ct === "application/json-patch+json") {
-      patched = applyJsonPatch(current, raw);
-    } else {
-      let p: unknown;
-      try {
-        p = JSON.parse(raw);
-      } catch (e) {
-        throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
-      }
-      if (!isObject(p))
-        throw errors.badRequest(
-          "error decoding patch: json: cannot unmarshal into Go value of type map[string]interface {}",
-        );
-      patched =
-        ct === "application/merge-patch+json"
-          ? applyMergePatch(current, p)
-          : applyStrategicMergePatch(current, p, info.mergeKeys ?? {});
-    }
-    if (!isObject(patched)) throw errors.badRequest("the patch did not produce an object");
-    if (scope.subresource === "scale") return rest.updateScale(scope, patched as KubeObject);
-    return rest.update(scope, patched as KubeObject, { patch: true });
-  }
-
   function respond(
     res: ServerResponse,
     code: number,
@@ -469,152 +298,6 @@ export function createHandler(deps: HandlerDeps) {
     }
     sendJson(res, code, body, warningHeader(warnings), preferredType(accept));
   }
-
-  function serveWatch(
-    req: IncomingMessage,
-    res: ServerResponse,
-    scope: RequestScope,
-    tableOpts: TableOptions | undefined,
-  ): void {
-    res.writeHead(200, {
-      "Content-Type": "application/json",
-      "Transfer-Encoding": "chunked",
-      "Cache-Control": "no-cache, private",
-      ...warningHeader(scope.warnings),
-    });
-    // Without this an idle watch never reaches the client and informers hang (spec §1).
-    res.flushHeaders();
-    const closers: (() => void)[] = [];
-    let ended = false;
-    const sink: WatchSink = {
-      send(type, object) {
-        if (!ended) res.write(`${JSON.stringify({ type, object })}\n`);
-      },
-      end() {
-        if (ended) return;
-        ended = true;
-        res.end();
-      },
-      onClose(fn) {
-        closers.push(fn);
-      },
-    };
-    // The request stream closes as soon as its (empty) body is read; only the response's
-    // close means the client went away.
-    res.on("close", () => {
-      ended = true;
-      for (const fn of closers) fn();
-    });
-    const render = tableOpts
-      ? (o: KubeObject, first: boolean) => tableFor(scope, o, { ...tableOpts, noHeaders: !first })
-      : undefined;
-    const w = startWatch(deps.store, rest, scope, sink, render ? { render } : {});
-    const handle = { close: () => w.close() };
-    deps.watches.add(handle);
-    res.on("close", () => deps.watches.delete(handle));
-    void req;
-  }
-
-  function handleNonResource(req: IncomingMessage, res: ServerResponse, path: string): void {
-    const accept = req.headers.accept ?? "";
-    const aggregated =
-      accept.includes("as=APIGroupDiscoveryList") &&
-      /g=apidiscovery\.k8s\.io;v=v2(;|,|$)/.test(accept.replace(/\s/g, ""));
-    const segs = path.split("/").filter(Boolean);
-    if (path === "/api" || path === "/api/") {
-      if (aggregated)
-        sendJson(
-          res,
-          200,
-          aggregatedDiscovery(registry, true),
-          { Vary: "Accept" },
-          aggregatedContentType,
-        );
-      else sendJson(res, 200, apiVersions(deps.serverAddress()));
-      return;
-    }
-    if (path === "/apis" || path === "/apis/") {
-      if (aggregated)
-        sendJson(
-          res,
-          200,
-          aggregatedDiscovery(registry, false),
-          { Vary: "Accept" },
-          aggregatedContentType,
-        );
-      else sendJson(res, 200, apiGroupList(registry));
-      return;
-    }
-    if (segs[0] === "api" && segs.length === 2) {
-      const list = apiResourceList(registry, "", segs[1]!);
-      if (list) {
-        sendJson(res, 200, list);
-        return;
-      }
-    }
-    if (segs[0] === "apis" && segs.length === 2) {
-      const g = apiGroup(registry, segs[1]!);
-      if (g) {
-        sendJson(res, 200, g);
-        return;
-      }
-    }
-    if (segs[0] === "apis" && segs.length === 3) {
-      const list = apiResourceList(registry, segs[1]!, segs[2]!);
-      if (list) {
-        sendJson(res, 200, list);
-        return;
-      }
-    }
-    if (path === "/openapi/v3" || path === "/openapi/v3/") {
-      sendJson(res, 200, openApiRoot(registry));
-      return;
-    }
-    if (segs[0] === "openapi" && segs[1] === "v3" && segs.length >= 4) {
-      const isCore = segs[2] === "api";
-      const doc = isCore
-        ? openApiGroupVersion(registry, "", segs[3]!)
-        : segs.length >= 5
-          ? openApiGroupVersion(registry, segs[3]!, segs[4]!)
-          : undefined;
-      if (doc) {
-        sendJson(res, 200, doc);
-        return;
-      }
-    }
-    throw errors.notFoundPath();
-  }
-}
-
-/** JSON unless the client prefers YAML (the first acceptable type it lists). */
-function preferredType(accept: string | undefined): string {
-  for (const t of (accept ?? "").split(",")) {
-    const type = t.split(";")[0]!.trim().toLowerCase();
-    if (type === "application/yaml") return "application/yaml";
-    if (type === "application/json" || type === "*/*" || type === "application/*")
-      return "application/json";
-  }
-  return "application/json";
-}
-
-/** 406 when the client accepts nothing we can produce. */
-function negotiate(accept: string | undefined): void {
-  if (!accept) return;
-  const types = accept.split(",").map((t) => t.split(";")[0]!.trim().toLowerCase());
-  const ok = types.some(
-    (t) =>
-      t === "*/*" ||
-      t === "application/*" ||
-      t === "application/json" ||
-      t === "application/yaml" ||
-      t === "",
-  );
-  if (!ok)
-    throw errors.notAcceptable([
-      "application/json",
-      "application/yaml",
-      "application/vnd.kubernetes.protobuf",
-    ]);
 }
 
 export type { Verb };

@@ -1,0 +1,107 @@
+/**
+ * The non-resource endpoints: discovery (legacy and aggregated v2, chosen by the Accept header
+ * as client-go does) and the synthesized OpenAPI v3 documents. `/version` and the health
+ * endpoints are answered before authentication by the handler.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errors } from "../api/errors.js";
+import type { Registry } from "../api/registry.js";
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from "./discovery.js";
+import { openApiGroupVersion, openApiRoot } from "./openapi.js";
+import { sendJson } from "./wire.js";
+
+/** What kube-apiserver 1.32 reports at /version (kubectl's dispatcher picks its binary by minor). */
+export const version = {
+  major: "1",
+  minor: "32",
+  gitVersion: "v1.32.0-opgen",
+  gitCommit: "0000000000000000000000000000000000000000",
+  gitTreeState: "clean",
+  buildDate: "2026-01-01T00:00:00Z",
+  goVersion: "go1.23.0",
+  compiler: "gc",
+  platform: "linux/amd64",
+};
+
+export function handleNonResource(
+  registry: Registry,
+  serverAddress: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): void {
+  const accept = req.headers.accept ?? "";
+  const aggregated =
+    accept.includes("as=APIGroupDiscoveryList") &&
+    /g=apidiscovery\.k8s\.io;v=v2(;|,|$)/.test(accept.replace(/\s/g, ""));
+  const segs = path.split("/").filter(Boolean);
+  if (path === "/api" || path === "/api/") {
+    if (aggregated)
+      sendJson(
+        res,
+        200,
+        aggregatedDiscovery(registry, true),
+        { Vary: "Accept" },
+        aggregatedContentType,
+      );
+    else sendJson(res, 200, apiVersions(serverAddress));
+    return;
+  }
+  if (path === "/apis" || path === "/apis/") {
+    if (aggregated)
+      sendJson(
+        res,
+        200,
+        aggregatedDiscovery(registry, false),
+        { Vary: "Accept" },
+        aggregatedContentType,
+      );
+    else sendJson(res, 200, apiGroupList(registry));
+    return;
+  }
+  if (segs[0] === "api" && segs.length === 2) {
+    const list = apiResourceList(registry, "", segs[1]!);
+    if (list) {
+      sendJson(res, 200, list);
+      return;
+    }
+  }
+  if (segs[0] === "apis" && segs.length === 2) {
+    const g = apiGroup(registry, segs[1]!);
+    if (g) {
+      sendJson(res, 200, g);
+      return;
+    }
+  }
+  if (segs[0] === "apis" && segs.length === 3) {
+    const list = apiResourceList(registry, segs[1]!, segs[2]!);
+    if (list) {
+      sendJson(res, 200, list);
+      return;
+    }
+  }
+  if (path === "/openapi/v3" || path === "/openapi/v3/") {
+    sendJson(res, 200, openApiRoot(registry));
+    return;
+  }
+  if (segs[0] === "openapi" && segs[1] === "v3" && segs.length >= 4) {
+    const isCore = segs[2] === "api";
+    const doc = isCore
+      ? openApiGroupVersion(registry, "", segs[3]!)
+      : segs.length >= 5
+        ? openApiGroupVersion(registry, segs[3]!, segs[4]!)
+        : undefined;
+    if (doc) {
+      sendJson(res, 200, doc);
+      return;
+    }
+  }
+  throw errors.notFoundPath();
+}
