@@ -67,7 +67,9 @@ export function listing(registry: MarkerRegistry): string {
     const width = Math.min(48, Math.max(...members.map((d) => usage(d).length)));
     for (const d of members) {
       const u = usage(d);
-      lines.push(`  ${u.padEnd(width)}  ${d.help}`.replace(/\s+$/, ""));
+      // A long usage (XValidation, printcolumn) gets its help on the next line.
+      if (u.length > width) lines.push(`  ${u}`, `  ${"".padEnd(width)}  ${d.help}`);
+      else lines.push(`  ${u.padEnd(width)}  ${d.help}`);
     }
     if (group.id === "validation") {
       lines.push(
