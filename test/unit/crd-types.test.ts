@@ -200,4 +200,54 @@ export interface Thing {
     expect(spec.properties!.listen).toEqual({ type: "number", description: "Where to listen." });
     expect(spec.properties!.base?.description).toBe("Base holds shared fields.");
   });
+
+  it("expands @kubernetes/client-node models as controller-gen expands core/v1 types", async () => {
+    const s = await schemaOf({
+      "t.types.ts": `${RUNTIME}import type { V1EnvVar, V1PodTemplateSpec, V1ResourceRequirements } from "@kubernetes/client-node";
+import * as k8s from "@kubernetes/client-node";
+export interface Spec {
+  env?: V1EnvVar[];
+  resources?: V1ResourceRequirements;
+  template?: V1PodTemplateSpec;
+  selector?: k8s.V1LabelSelector;
+}
+/** @resource */
+export interface Thing {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: Spec;
+}
+`,
+    });
+    const p = s.properties!.spec!.properties!;
+    const env = p.env!.items!;
+    expect(env.description).toBe(
+      "EnvVar represents an environment variable present in a Container.",
+    );
+    expect(env.required).toEqual(["name"]);
+    expect(env.properties!.valueFrom!.properties!.secretKeyRef!.required).toEqual(["key"]);
+    const limits = p.resources!.properties!.limits!;
+    expect(limits.type).toBe("object");
+    expect(limits.additionalProperties).toMatchObject({
+      anyOf: [{ type: "integer" }, { type: "string" }],
+      "x-kubernetes-int-or-string": true,
+    });
+    const pod = p.template!.properties!;
+    expect(pod.metadata).toMatchObject({ type: "object" });
+    expect(pod.metadata!.properties).toBeUndefined();
+    const container = pod.spec!.properties!.containers!.items!;
+    expect(container.required).toEqual(["name"]);
+    expect(container.properties!.ports!.items!.properties!.containerPort).toMatchObject({
+      type: "integer",
+      format: "int32",
+    });
+    expect(
+      container.properties!.livenessProbe!.properties!.httpGet!.properties!.port,
+    ).toMatchObject({ "x-kubernetes-int-or-string": true });
+    expect(p.selector!.properties!.matchLabels).toMatchObject({
+      type: "object",
+      additionalProperties: { type: "string" },
+    });
+  });
 });
