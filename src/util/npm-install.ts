@@ -32,8 +32,17 @@ export async function npmInstall(cwd: string): Promise<void> {
   if (result.exitCode !== 0 || result.failed) {
     const lines = (result.all ?? "").split("\n").filter((l) => l.trim() !== "");
     process.stderr.write(`${lines.slice(-20).join("\n")}\n`);
+    // npm's first error line that says what went wrong (not its code/path/log-file lines).
     const why =
-      lines.filter((l) => /ERR!/.test(l)).slice(0, 1)[0] ?? lines.at(-1) ?? result.shortMessage;
+      lines.find(
+        (l) =>
+          /^npm (error|ERR!) /.test(l) &&
+          !/^npm (error|ERR!) (code|syscall|path|errno|A complete log)\b/.test(l) &&
+          l.replace(/^npm (error|ERR!)\s*/, "").trim() !== "",
+      ) ??
+      lines.at(-1) ??
+      result.shortMessage ??
+      "unknown error";
     throw new CliError(
       `npm install failed in ${cwd} (exit ${result.exitCode ?? "?"}): ${why.trim()}; the project was written, fix the problem and run \`npm install\` there`,
     );
