@@ -35,7 +35,10 @@ import {
 import { validateCel } from "../schema/cel.js";
 import type { Store } from "../store/store.js";
 import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
+import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
+import { checkListOptions, paginate } from "./list-options.js";
 import { recordManagedFields } from "./managed-fields.js";
+import { applyScale, toScale } from "./scale.js";
 import {
   coerceCustomResource,
   fieldValidationOf,
@@ -43,7 +46,7 @@ import {
   schemaErrors,
   storageApiVersion,
 } from "./schema-pipeline.js";
-import { parseBool, type RequestScope } from "./scope.js";
+import type { RequestScope } from "./scope.js";
 
 export interface WriteResult {
   code: number;
@@ -56,14 +59,6 @@ export interface AdmissionHook {
   admit?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
 }
 
-export interface DeleteOptions {
-  propagationPolicy?: string;
-  orphanDependents?: boolean;
-  gracePeriodSeconds?: number;
-  dryRun?: string[];
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
-
 const immortalNamespaces = new Set(["default", "kube-system", "kube-public"]);
 
 function meta(o: KubeObject): ObjectMeta {
@@ -73,16 +68,6 @@ function meta(o: KubeObject): ObjectMeta {
 
 function gr(info: ResourceInfo) {
   return { group: info.group, resource: info.resource };
-}
-
-export function isDryRun(query: URLSearchParams, opts?: DeleteOptions): boolean {
-  const values = [...query.getAll("dryRun"), ...(opts?.dryRun ?? [])];
-  for (const v of values) {
-    if (v !== "All") {
-      throw errors.badRequest(`Invalid dry run value: ${v}, only "All" is supported`);
-    }
-  }
-  return values.length > 0;
 }
 
 /** The part of an object that bumps generation when it changes. */
@@ -287,97 +272,20 @@ export class ObjectRest {
   }
 
   list(scope: RequestScope): KubeObject {
-    const q = scope.query;
-    const rv = q.get("resourceVersion") ?? "";
-    const rvMatch = q.get("resourceVersionMatch") ?? "";
-    if (rvMatch && !rv) {
-      throw errors.invalidOptions("ListOptions", [
-        {
-          type: "FieldValueForbidden",
-          field: "resourceVersionMatch",
-          detail: "resourceVersionMatch is forbidden unless resourceVersion is provided",
-        },
-      ]);
-    }
-    if (rvMatch && rvMatch !== "NotOlderThan" && rvMatch !== "Exact") {
-      throw errors.invalidOptions("ListOptions", [
-        {
-          type: "FieldValueNotSupported",
-          field: "resourceVersionMatch",
-          value: rvMatch,
-          detail: 'supported values: "Exact", "NotOlderThan"',
-        },
-      ]);
-    }
-    if (q.has("sendInitialEvents")) {
-      throw errors.invalidOptions("ListOptions", [
-        {
-          type: "FieldValueForbidden",
-          field: "sendInitialEvents",
-          detail: "sendInitialEvents is forbidden for list",
-        },
-      ]);
-    }
     const current = this.store.currentRV();
-    if (rv && rv !== "0") {
-      const n = Number(rv);
-      if (!Number.isInteger(n) || n < 0) {
-        throw errors.badRequest(`invalid resource version: ${rv}`);
-      }
-      if (n > current) {
-        throw errors.timeout(`Too large resource version: ${n}, current: ${current}`, [
-          { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
-        ]);
-      }
-      if (rvMatch === "Exact" && n !== current) {
-        throw errors.expired("The resourceVersion for the provided list is too old.");
-      }
-    }
+    checkListOptions(scope.query, current);
     const match = this.matcher(scope);
     const ns = scope.info.namespaced ? scope.namespace : undefined;
-    let items = this.store.list(this.bucket(scope.info), ns).filter(match);
-    const listMeta: JsonObject = { resourceVersion: String(current) };
-    // Pagination: continue tokens carry the last key served; pages see the current state.
-    const cont = q.get("continue");
-    if (cont) {
-      let token: { rv?: number; start?: string; v?: string };
-      try {
-        token = JSON.parse(Buffer.from(cont, "base64url").toString());
-      } catch {
-        throw errors.badRequest(`continue key is not valid: illegal base64 data`);
-      }
-      if (token.v !== "meta.k8s.io/v1" || typeof token.start !== "string") {
-        throw errors.badRequest(
-          "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
-        );
-      }
-      if (
-        typeof token.rv === "number" &&
-        token.rv < this.store.oldestRV(this.bucket(scope.info)) &&
-        token.rv < current - 100000
-      ) {
-        throw errors.expired(
-          "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
-        );
-      }
-      const start = token.start;
-      items = items.filter((o) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name}` >= start);
-    }
-    const limit = Number(q.get("limit") ?? "0");
-    if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
-      const next = items[limit]!;
-      const start = `${next.metadata?.namespace ?? ""}/${next.metadata?.name}`;
-      listMeta.continue = Buffer.from(
-        JSON.stringify({ v: "meta.k8s.io/v1", rv: current, start }),
-      ).toString("base64url");
-      listMeta.remainingItemCount = items.length - limit;
-      items = items.slice(0, limit);
-    }
+    const page = paginate(
+      this.store.list(this.bucket(scope.info), ns).filter(match),
+      scope.query,
+      current,
+    );
     return {
       apiVersion: groupVersion(scope.info.group, scope.version.name),
       kind: scope.info.listKind,
-      metadata: listMeta,
-      items: items.map((o) => this.present(scope.info, scope.version, o)),
+      metadata: page.metadata,
+      items: page.items.map((o) => this.present(scope.info, scope.version, o)),
     };
   }
 
@@ -777,73 +685,20 @@ export class ObjectRest {
   // ---------------------------------------------------------------- scale
 
   getScale(scope: RequestScope): KubeObject {
-    return this.toScale(scope, this.get(scope));
+    return toScale(scope.version, this.get(scope));
   }
 
-  toScale(scope: RequestScope, obj: KubeObject): KubeObject {
-    const scale = scope.version.scale!;
-    const m = obj.metadata ?? {};
-    const selector = getPath(obj, scale.labelSelectorPath ?? "");
-    return {
-      kind: "Scale",
-      apiVersion: "autoscaling/v1",
-      metadata: {
-        name: m.name,
-        ...(m.namespace ? { namespace: m.namespace } : {}),
-        uid: m.uid,
-        resourceVersion: m.resourceVersion,
-        creationTimestamp: m.creationTimestamp,
-      },
-      spec: { replicas: Number(getPath(obj, scale.specReplicasPath) ?? 0) },
-      status: {
-        replicas: Number(getPath(obj, scale.statusReplicasPath) ?? 0),
-        ...(selector !== undefined
-          ? { selector: typeof selector === "string" ? selector : scaleSelector(selector) }
-          : {}),
-      },
-    };
-  }
-
-  /** Writes a Scale back onto its object: only spec.replicas changes. */
+  /** Writes a Scale back onto its object: only the spec replicas path changes. */
   updateScale(scope: RequestScope, scaleObj: KubeObject): WriteResult {
-    const scale = scope.version.scale!;
-    const spec = (scaleObj.spec ?? {}) as JsonObject;
-    const replicas = spec.replicas;
-    const errs: FieldError[] = [];
-    if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 0) {
-      errs.push({
-        type: "FieldValueInvalid",
-        field: "spec.replicas",
-        value: replicas ?? 0,
-        detail: "must be greater than or equal to 0",
-      });
-    }
-    if (errs.length) throw errors.invalid("Scale", "autoscaling", scope.name ?? "", errs);
     const current = this.get(scope);
     const rv = (scaleObj.metadata as ObjectMeta | undefined)?.resourceVersion;
+    const next = applyScale(scope.version, scope.name ?? "", current, scaleObj);
     if (rv && rv !== current.metadata?.resourceVersion) {
       throw errors.optimisticLock(gr(scope.info), scope.name ?? "");
     }
-    setPath(current, scale.specReplicasPath, replicas);
-    const inner: RequestScope = { ...scope, subresource: undefined };
-    const r = this.update(inner, current, { patch: true });
-    return { code: r.code, body: this.toScale(scope, r.body) };
+    const r = this.update({ ...scope, subresource: undefined }, next, { patch: true });
+    return { code: r.code, body: toScale(scope.version, r.body) };
   }
-}
-
-function scaleSelector(sel: unknown): string {
-  if (!isObject(sel)) return "";
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries((sel.matchLabels as JsonObject | undefined) ?? {}))
-    parts.push(`${k}=${v}`);
-  for (const e of (sel.matchExpressions as JsonObject[] | undefined) ?? []) {
-    const vals = ((e.values as string[] | undefined) ?? []).join(",");
-    if (e.operator === "In") parts.push(`${e.key} in (${vals})`);
-    else if (e.operator === "NotIn") parts.push(`${e.key} notin (${vals})`);
-    else if (e.operator === "Exists") parts.push(String(e.key));
-    else if (e.operator === "DoesNotExist") parts.push(`!${e.key}`);
-  }
-  return parts.join(",");
 }
 
 function stripVolatile(o: KubeObject): KubeObject {
@@ -851,61 +706,4 @@ function stripVolatile(o: KubeObject): KubeObject {
   delete c.metadata.resourceVersion;
   delete c.metadata.managedFields;
   return c;
-}
-
-/** Reads a `.a.b` JSON path (scale subresource paths). */
-export function getPath(o: unknown, path: string): unknown {
-  if (!path) return undefined;
-  let cur = o;
-  for (const p of path.replace(/^\./, "").split(".")) {
-    if (!isObject(cur)) return undefined;
-    cur = cur[p];
-  }
-  return cur;
-}
-
-function setPath(o: KubeObject, path: string, value: unknown): void {
-  const parts = path.replace(/^\./, "").split(".");
-  let cur: JsonObject = o;
-  for (const p of parts.slice(0, -1)) {
-    if (!isObject(cur[p])) cur[p] = {};
-    cur = cur[p] as JsonObject;
-  }
-  cur[parts[parts.length - 1]!] = value;
-}
-
-export function validateDeleteOptions(opts: DeleteOptions): void {
-  const errs: FieldError[] = [];
-  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
-    errs.push({
-      type: "FieldValueInvalid",
-      field: "propagationPolicy",
-      value: opts.propagationPolicy,
-      detail: "orphanDependents and deletionPropagation cannot be both set",
-    });
-  }
-  if (
-    opts.propagationPolicy !== undefined &&
-    !["Orphan", "Background", "Foreground"].includes(opts.propagationPolicy)
-  ) {
-    errs.push({
-      type: "FieldValueNotSupported",
-      field: "propagationPolicy",
-      value: opts.propagationPolicy,
-      detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
-    });
-  }
-  if (errs.length) throw errors.invalid("DeleteOptions", "meta.k8s.io", "", errs);
-}
-
-/** DeleteOptions from a JSON body and/or query parameters (client-node sends query params). */
-export function deleteOptionsFrom(query: URLSearchParams, body: unknown): DeleteOptions {
-  const opts: DeleteOptions = isObject(body) ? (deepClone(body) as DeleteOptions) : {};
-  const pp = query.get("propagationPolicy");
-  if (pp) opts.propagationPolicy = pp;
-  const od = query.get("orphanDependents");
-  if (od !== null) opts.orphanDependents = parseBool(od);
-  const gp = query.get("gracePeriodSeconds");
-  if (gp !== null) opts.gracePeriodSeconds = Number(gp);
-  return opts;
 }

@@ -1,0 +1,97 @@
+/**
+ * ListOptions of a list request (`meta/internalversion/validation`): resourceVersion and
+ * resourceVersionMatch semantics with their errors (422, 410 Expired, 504 Too large resource
+ * version), and limit/continue pagination. Continue tokens are shaped like upstream's (base64url
+ * JSON with the next key); pages are served from the current state, not a snapshot.
+ */
+import { errors } from "../api/errors.js";
+import type { JsonObject, KubeObject } from "../api/types.js";
+
+/** Validates list options against the current resourceVersion; throws the real errors. */
+export function checkListOptions(q: URLSearchParams, current: number): void {
+  const rv = q.get("resourceVersion") ?? "";
+  const rvMatch = q.get("resourceVersionMatch") ?? "";
+  if (rvMatch && !rv) {
+    throw errors.invalidOptions("ListOptions", [
+      {
+        type: "FieldValueForbidden",
+        field: "resourceVersionMatch",
+        detail: "resourceVersionMatch is forbidden unless resourceVersion is provided",
+      },
+    ]);
+  }
+  if (rvMatch && rvMatch !== "NotOlderThan" && rvMatch !== "Exact") {
+    throw errors.invalidOptions("ListOptions", [
+      {
+        type: "FieldValueNotSupported",
+        field: "resourceVersionMatch",
+        value: rvMatch,
+        detail: 'supported values: "Exact", "NotOlderThan"',
+      },
+    ]);
+  }
+  if (q.has("sendInitialEvents")) {
+    throw errors.invalidOptions("ListOptions", [
+      {
+        type: "FieldValueForbidden",
+        field: "sendInitialEvents",
+        detail: "sendInitialEvents is forbidden for list",
+      },
+    ]);
+  }
+  if (rv && rv !== "0") {
+    const n = Number(rv);
+    if (!Number.isInteger(n) || n < 0) {
+      throw errors.badRequest(`invalid resource version: ${rv}`);
+    }
+    if (n > current) {
+      throw errors.timeout(`Too large resource version: ${n}, current: ${current}`, [
+        { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
+      ]);
+    }
+    if (rvMatch === "Exact" && n !== current) {
+      throw errors.expired("The resourceVersion for the provided list is too old.");
+    }
+  }
+}
+
+export interface Page {
+  items: KubeObject[];
+  metadata: JsonObject;
+}
+
+function keyOf(o: KubeObject): string {
+  return `${o.metadata?.namespace ?? ""}/${o.metadata?.name}`;
+}
+
+/** Applies continue and limit to objects sorted by namespace/name. */
+export function paginate(all: KubeObject[], q: URLSearchParams, current: number): Page {
+  let items = all;
+  const metadata: JsonObject = { resourceVersion: String(current) };
+  const cont = q.get("continue");
+  if (cont) {
+    let token: { rv?: number; start?: string; v?: string };
+    try {
+      token = JSON.parse(Buffer.from(cont, "base64url").toString());
+    } catch {
+      throw errors.badRequest("continue key is not valid: illegal base64 data");
+    }
+    if (token.v !== "meta.k8s.io/v1" || typeof token.start !== "string") {
+      throw errors.badRequest(
+        "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+      );
+    }
+    const start = token.start;
+    items = items.filter((o) => keyOf(o) >= start);
+  }
+  const limit = Number(q.get("limit") ?? "0");
+  if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
+    const start = keyOf(items[limit]!);
+    metadata.continue = Buffer.from(
+      JSON.stringify({ v: "meta.k8s.io/v1", rv: current, start }),
+    ).toString("base64url");
+    metadata.remainingItemCount = items.length - limit;
+    items = items.slice(0, limit);
+  }
+  return { items, metadata };
+}
