@@ -207,7 +207,7 @@ describe("opgen create api", () => {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
     const types = readFileSync(join(dir, "src/api/v1/appcluster.types.ts"), "utf8");
-    expect(types).toContain("@resource scope=Namespaced");
+    expect(types).toContain("@resource scope=Namespaced\n");
     expect(types).toContain("@subresource status");
     expect(types).toContain('plural: "appclusters"');
     expect(readFileSync(join(dir, "src/api/v1/groupversion.ts"), "utf8")).toContain(
@@ -288,7 +288,13 @@ describe("opgen create api", () => {
     );
     expect(result.exitCode).toBe(0);
     const types = readFileSync(join(dir, "src/api/v1/fish.types.ts"), "utf8");
-    expect(types).toContain("@resource scope=Cluster");
+    expect(types).toContain("@resource scope=Cluster path=fishes");
+    expect((await runCli(["manifests"], dir)).exitCode).toBe(0);
+    const crd = parse(
+      readFileSync(join(dir, "config/crd/bases/demo.my.domain_fishes.yaml"), "utf8"),
+    );
+    expect(crd.spec.names).toMatchObject({ kind: "Fish", plural: "fishes", singular: "fish" });
+    expect(crd.spec.scope).toBe("Cluster");
     expect(types).toContain('plural: "fishes"');
     const main = readFileSync(join(dir, "src/main.ts"), "utf8");
     expect(main.indexOf("setupAppClusterController(mgr)")).toBeLessThan(

@@ -12,7 +12,7 @@ import {
   renderProjectFile,
 } from "../../project/project-file.js";
 import { CliError } from "../../util/errors.js";
-import { lowerKind } from "../../util/naming.js";
+import { lowerKind, pluralOf } from "../../util/naming.js";
 import { opgenVersion } from "../../version.js";
 import { FilePlan } from "./file-plan.js";
 import { BOILERPLATE_FILE } from "./init-plan.js";
@@ -99,7 +99,8 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
     qualifiedGroup,
     lowerKind: lowerKind(kind),
     namespaced: options.namespaced,
-    scope: options.namespaced ? "Namespaced" : "Cluster",
+    // `path` only when the plural is not the one the CRD generator derives from the kind.
+    resourceArgs: `scope=${options.namespaced ? "Namespaced" : "Cluster"}${plural === pluralOf(kind) ? "" : ` path=${plural}`}`,
     apiImportDir: dir.slice("src/api/".length),
   };
 
