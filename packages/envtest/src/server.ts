@@ -16,6 +16,7 @@ import { type Attributes, createHandler, type HandlerDeps } from "./http/handler
 import { serverSideApply } from "./rest/apply.js";
 import { ObjectRest } from "./rest/objects.js";
 import type { RequestScope } from "./rest/scope.js";
+import { ServiceIpAllocator } from "./rest/service-ips.js";
 import { Store } from "./store/store.js";
 
 export interface ApiServerOptions {
@@ -38,6 +39,7 @@ export class ApiServer {
   readonly tls: TlsMaterial = mintTlsMaterial();
   readonly watches = new Set<{ close(): void }>();
   readonly controllers: Controller[] = [];
+  private readonly serviceIps = new ServiceIpAllocator();
   /** Hooks for fault injection and authorization, set by the environment. */
   before?: (attrs: Attributes) => Promise<void>;
   authorize?: (attrs: Attributes) => string | undefined;
@@ -51,7 +53,10 @@ export class ApiServer {
   constructor(private readonly options: ApiServerOptions = {}) {
     this.store = new Store(options.historyLimit ?? 10_000);
     this.rest = new ObjectRest(this.store);
-    this.rest.hooks.push(crdAdmission);
+    this.rest.hooks.push(crdAdmission, this.serviceIps);
+    this.store.subscribe(bucketKey("", "services"), (ev) => {
+      if (ev.type === "DELETED") this.serviceIps.release(ev.object);
+    });
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
     this.bootstrap();
@@ -65,7 +70,7 @@ export class ApiServer {
     return `https://127.0.0.1:${this.boundPort}`;
   }
 
-  /** The namespaces every kube-apiserver creates at start. */
+  /** What every kube-apiserver creates at start: the system namespaces and the `kubernetes` Service. */
   private bootstrap(): void {
     for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
       this.systemCreate("", "v1", "namespaces", {
@@ -74,6 +79,20 @@ export class ApiServer {
         metadata: { name },
       });
     }
+    this.systemCreate("", "v1", "services", {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: {
+        name: "kubernetes",
+        namespace: "default",
+        labels: { component: "apiserver", provider: "kubernetes" },
+      },
+      spec: {
+        clusterIP: "10.96.0.1",
+        ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: 6443 }],
+        type: "ClusterIP",
+      },
+    });
   }
 
   /** Creates an object as the system (bootstrap, controllers). */

@@ -263,6 +263,8 @@ describe("simulation (simulate: true)", () => {
         availableReplicas: 3,
       });
     });
+    const nodes = await kubectl(env, ["get", "nodes"]);
+    expect(nodes.stdout).toMatch(/^envtest-node\s+Ready\s+<none>\s+\S+\s+v1\.32\.0$/m);
     const wait = await kubectl(env, [
       "wait",
       "deployment/web",

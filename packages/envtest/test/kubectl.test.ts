@@ -384,4 +384,41 @@ ${extra}
     expect(r.headers["content-type"]).toBe("application/yaml");
     expect(r.text).toMatch(/^apiVersion: v1\nkind: Namespace\n/);
   });
+
+  it("allocates service cluster IPs and prints services and events", async () => {
+    const svc = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: k}
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+`,
+    );
+    expect(svc.stdout.trim()).toBe("service/web created");
+    const got = (await api(env, "GET", "/api/v1/namespaces/k/services/web")).body;
+    expect(got.spec).toMatchObject({
+      type: "ClusterIP",
+      clusterIP: expect.stringMatching(/^10\.96\.\d+\.\d+$/),
+      sessionAffinity: "None",
+    });
+    expect(got.spec.clusterIPs).toEqual([got.spec.clusterIP]);
+    expect(got.spec.ports[0]).toEqual({ port: 80, protocol: "TCP", targetPort: 80 });
+    const table = await kubectl(env, ["get", "svc", "-n", "k", "-o", "wide"]);
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `^web\\s+ClusterIP\\s+${got.spec.clusterIP.replaceAll(".", "\\.")}\\s+<none>\\s+80/TCP\\s+\\S+\\s+app=web$`,
+        "m",
+      ),
+    );
+    const kubernetes = await kubectl(env, ["get", "svc", "kubernetes", "-n", "default"]);
+    expect(kubernetes.stdout).toMatch(
+      /^kubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP/m,
+    );
+    const events = await kubectl(env, ["get", "events", "-n", "k"]);
+    expect(events.stdout).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/m);
+    expect(events.stdout).toMatch(/\s+Normal\s+Reconciled\s+widget\/described\s+all good$/m);
+  });
 });

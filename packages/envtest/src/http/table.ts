@@ -229,6 +229,148 @@ function builtinPrinter(group: string, resource: string): Printer | undefined {
           age(o.metadata?.creationTimestamp),
         ],
       };
+    case "/services":
+      return {
+        columns: [
+          name,
+          { name: "Type", type: "string", description: "The type of service." },
+          { name: "Cluster-IP", type: "string", description: "The cluster IP of the service." },
+          { name: "External-IP", type: "string", description: "The external IP of the service." },
+          { name: "Port(s)", type: "string", description: "The ports of the service." },
+          ageCol,
+          {
+            name: "Selector",
+            type: "string",
+            priority: 1,
+            description: "The selector of the service.",
+          },
+        ],
+        cells: (o) => {
+          const spec = sp(o);
+          const type = String(spec.type ?? "ClusterIP");
+          const ingress =
+            ((st(o).loadBalancer as JsonObject | undefined)?.ingress as JsonObject[] | undefined) ??
+            [];
+          const external =
+            type === "ExternalName"
+              ? String(spec.externalName ?? "")
+              : ingress.length
+                ? ingress.map((i) => i.ip ?? i.hostname).join(",")
+                : type === "LoadBalancer"
+                  ? "<pending>"
+                  : "<none>";
+          const ports = ((spec.ports as JsonObject[] | undefined) ?? [])
+            .map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ""}/${p.protocol ?? "TCP"}`)
+            .join(",");
+          const selector = Object.entries(
+            (spec.selector as Record<string, string> | undefined) ?? {},
+          )
+            .map(([k, v]) => `${k}=${v}`)
+            .join(",");
+          return [
+            o.metadata?.name,
+            type,
+            spec.clusterIP ?? "<none>",
+            external,
+            ports || "<none>",
+            age(o.metadata?.creationTimestamp),
+            selector || "<none>",
+          ];
+        },
+      };
+    case "/events":
+      return {
+        columns: [
+          {
+            name: "Last Seen",
+            type: "string",
+            description: "Time since the most recent occurrence",
+          },
+          {
+            name: "Type",
+            type: "string",
+            description:
+              "Type of this event (Normal, Warning), new types could be added in the future.",
+          },
+          {
+            name: "Reason",
+            type: "string",
+            description:
+              "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+          },
+          { name: "Object", type: "string", description: "The object that this event is about." },
+          {
+            name: "Message",
+            type: "string",
+            description: "A human-readable description of the status of this operation.",
+          },
+        ],
+        cells: (o) => {
+          const involved = (o.involvedObject ?? {}) as JsonObject;
+          const last =
+            o.lastTimestamp ??
+            ((o.series as JsonObject | undefined)?.lastObservedTime as string | undefined) ??
+            o.eventTime ??
+            o.metadata?.creationTimestamp;
+          return [
+            age(last),
+            o.type ?? "",
+            o.reason ?? "",
+            `${String(involved.kind ?? "").toLowerCase()}/${involved.name ?? ""}`,
+            String(o.message ?? "").trim(),
+          ];
+        },
+      };
+    case "/nodes":
+      return {
+        columns: [
+          name,
+          { name: "Status", type: "string", description: "The status of the node" },
+          { name: "Roles", type: "string", description: "The roles of the node" },
+          ageCol,
+          { name: "Version", type: "string", description: "Kubelet Version reported by the node." },
+        ],
+        cells: (o) => {
+          const ready = ((st(o).conditions as JsonObject[] | undefined) ?? []).find(
+            (c) => c.type === "Ready",
+          );
+          const status = ready ? (ready.status === "True" ? "Ready" : "NotReady") : "Unknown";
+          const version =
+            ((st(o).nodeInfo as JsonObject | undefined)?.kubeletVersion as string | undefined) ??
+            "";
+          return [o.metadata?.name, status, "<none>", age(o.metadata?.creationTimestamp), version];
+        },
+      };
+    case "apps/replicasets":
+      return {
+        columns: [
+          name,
+          { name: "Desired", type: "integer", description: "Number of desired pods." },
+          { name: "Current", type: "integer", description: "Number of actual pods." },
+          { name: "Ready", type: "integer", description: "Number of ready pods." },
+          ageCol,
+        ],
+        cells: (o) => [
+          o.metadata?.name,
+          sp(o).replicas ?? 0,
+          st(o).replicas ?? 0,
+          st(o).readyReplicas ?? 0,
+          age(o.metadata?.creationTimestamp),
+        ],
+      };
+    case "apps/statefulsets":
+      return {
+        columns: [
+          name,
+          { name: "Ready", type: "string", description: "Number of the pod with ready state" },
+          ageCol,
+        ],
+        cells: (o) => [
+          o.metadata?.name,
+          `${st(o).readyReplicas ?? 0}/${sp(o).replicas ?? 0}`,
+          age(o.metadata?.creationTimestamp),
+        ],
+      };
     case "coordination.k8s.io/leases":
       return {
         columns: [
