@@ -27,6 +27,11 @@ for (const file of files) {
 const changelog = `${root}CHANGELOG.md`;
 const text = readFileSync(changelog, "utf8");
 if (!text.includes(`## ${version}`)) {
-  writeFileSync(changelog, text.replace(/\n## /, `\n## ${version}\n\n- (describe the changes)\n\n## `));
+  writeFileSync(
+    changelog,
+    text.replace(/\n## /, `\n## ${version}\n\n- (describe the changes)\n\n## `),
+  );
 }
-console.log(`opgen, @opgen/runtime and @opgen/envtest are now ${version}; run npm install to update the lockfile.`);
+console.log(
+  `opgen, @opgen/runtime and @opgen/envtest are now ${version}; run npm install to update the lockfile.`,
+);
