@@ -220,7 +220,7 @@ export function serverSideApply(
 
   let live: KubeObject | undefined;
   try {
-    live = rest.get({ ...scope, subresource: undefined });
+    live = deepClone(rest.get({ ...scope, subresource: undefined }));
   } catch (e) {
     if (!(e instanceof ApiError && e.code === 404)) throw e;
   }

@@ -241,15 +241,25 @@ export class ObjectRest {
 
   // ---------------------------------------------------------------- reads
 
+  /** The object in the requested version (read-only, see view()). */
   get(scope: RequestScope): KubeObject {
     const stored = this.existing(scope);
-    return this.present(scope.info, scope.version, stored);
+    return this.view(scope.info, scope.version, stored);
   }
 
   /** Serves a stored object in the requested version. */
   present(info: ResourceInfo, version: ResourceVersionInfo, stored: KubeObject): KubeObject {
     if (info.sharedStorage) return deepClone(info.sharedStorage.fromStorage(stored));
     return fromStorage(info, version, stored);
+  }
+
+  /**
+   * A read-only view for responses: built-ins need no conversion, so the stored object itself
+   * is returned (stored objects are never mutated); callers that change it must clone first.
+   */
+  view(info: ResourceInfo, version: ResourceVersionInfo, stored: KubeObject): KubeObject {
+    if (!info.custom && !info.sharedStorage) return stored;
+    return this.present(info, version, stored);
   }
 
   selectors(scope: RequestScope): { label?: LabelSelector; field?: FieldSelector } {
@@ -285,7 +295,7 @@ export class ObjectRest {
       apiVersion: groupVersion(scope.info.group, scope.version.name),
       kind: scope.info.listKind,
       metadata: page.metadata,
-      items: page.items.map((o) => this.present(scope.info, scope.version, o)),
+      items: page.items.map((o) => this.view(scope.info, scope.version, o)),
     };
   }
 

@@ -69,7 +69,7 @@ export function startWatch(
   const q = scope.query;
   const bucket = bucketOf(scope.info);
   const match = rest.matcher(scope);
-  const present = (o: KubeObject) => rest.present(scope.info, scope.version, o);
+  const present = (o: KubeObject) => rest.view(scope.info, scope.version, o);
   let first = true;
   let lastRV = 0;
   const render = (o: KubeObject): KubeObject => {
