@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateRbac } from "../../src/generators/rbac/index.js";
+import { CONTROLLER_GEN_FIXTURES } from "../helpers/shared.js";
 
 const CASES = join(import.meta.dirname, "rbac");
 
@@ -25,7 +26,7 @@ describe("role.yaml golden files", () => {
     expect(diagnostics).toEqual([]);
     expect(files.map((f) => f.path)).toEqual(["config/rbac/role.yaml"]);
     expect(files[0]!.content).toBe(
-      readFileSync("/work/shared/fixtures/controller-gen/rbac/role.yaml", "utf8"),
+      readFileSync(join(CONTROLLER_GEN_FIXTURES, "rbac/role.yaml"), "utf8"),
     );
     expect(files[0]!.content).toBe(readFileSync(join(CASES, "controller-gen/role.yaml"), "utf8"));
   });

@@ -3,13 +3,15 @@
  * pkg/rbac/testdata and the role.yaml controller-gen produced from them, compared as objects.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { normalizeRules } from "../../src/generators/rbac/normalize.js";
 import { generateRoles, splitPerResource } from "../../src/generators/rbac/roles.js";
 import type { RbacRule } from "../../src/generators/rbac/rule.js";
+import { CONTROLLER_GEN_FIXTURES } from "../helpers/shared.js";
 
-const FIXTURES = "/work/shared/fixtures/controller-gen/rbac";
+const FIXTURES = join(CONTROLLER_GEN_FIXTURES, "rbac");
 
 /** Reads one `+kubebuilder:rbac:` line the way controller-gen's marker parser does. */
 function parseControllerGenMarker(line: string): RbacRule {
