@@ -607,10 +607,7 @@ export class SchemaWalker {
           !seen.has(r.decl)
         ) {
           out.push(...this.members(r.decl, r.file, seen));
-        } else if (
-          r.kind === "runtime" ||
-          (r.kind === "none" && /KubeObject|KubernetesObject/.test(h.expression.text))
-        ) {
+        } else if (r.kind !== "decl" && /^(KubeObject|KubernetesObject)$/.test(h.expression.text)) {
           // apiVersion/kind/metadata of a root come from TypeMeta/ObjectMeta; nothing to inline.
         } else if (r.kind !== "decl") {
           this.error(
