@@ -412,6 +412,63 @@ describe("CRD lifecycle", () => {
     ]);
   });
 
+  it("applies CRD updates to later requests and serves selectableFields", async () => {
+    const schema = (withSize: boolean) => ({
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: {
+            color: { type: "string" },
+            ...(withSize ? { size: { type: "integer", default: 3 } } : {}),
+          },
+        },
+      },
+    });
+    const c = crd("paint.example.com", "cans", "Can", schema(false)) as ReturnType<typeof crd> & {
+      spec: { versions: Record<string, unknown>[] };
+    };
+    c.spec.versions[0]!.selectableFields = [{ jsonPath: ".spec.color" }];
+    expect((await api(env, "POST", crds, c)).status).toBe(201);
+    await established("cans.paint.example.com");
+    const path = "/apis/paint.example.com/v1/namespaces/default/cans";
+    for (const [name, color] of [
+      ["red", "red"],
+      ["blue", "blue"],
+    ]) {
+      await api(env, "POST", path, {
+        apiVersion: "paint.example.com/v1",
+        kind: "Can",
+        metadata: { name },
+        spec: { color, size: 1 },
+      });
+    }
+    const red = await api(env, "GET", `${path}?fieldSelector=spec.color%3Dred`);
+    expect(red.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual([
+      "red",
+    ]);
+    // size was pruned: the first schema does not know it.
+    expect(red.body.items[0].spec).toEqual({ color: "red" });
+    const live = (await api(env, "GET", `${crds}/cans.paint.example.com`)).body;
+    live.spec.versions[0].schema.openAPIV3Schema = schema(true);
+    live.spec.versions[0].additionalPrinterColumns = [
+      { name: "Color", type: "string", jsonPath: ".spec.color" },
+    ];
+    expect((await api(env, "PUT", `${crds}/cans.paint.example.com`, live)).status).toBe(200);
+    await eventually(async () => {
+      const got = await api(env, "GET", `${path}/red`);
+      // Defaults of the new schema apply on read.
+      expect(got.body.spec).toEqual({ color: "red", size: 3 });
+    });
+    const table = await api(env, "GET", path, undefined, {
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io",
+    });
+    expect(table.body.columnDefinitions.map((d: { name: string }) => d.name)).toEqual([
+      "Name",
+      "Color",
+    ]);
+  });
+
   it("deletes all custom resources before the CRD goes, and stops serving it", async () => {
     const path = "/apis/example.com/v1/namespaces/default/widgets";
     await api(env, "POST", path, {

@@ -202,3 +202,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/** Reads a `.a.b` JSON path (scale paths, selectable fields). */
+export function getPath(o: unknown, path: string): unknown {
+  if (!path) return undefined;
+  let cur = o;
+  for (const p of path.replace(/^\./, "").split(".")) {
+    if (!isObject(cur)) return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}

@@ -7,6 +7,7 @@ import type { FieldError } from "../api/errors.js";
 import { dnsLabelErrors, dnsSubdomainErrors } from "../api/meta.js";
 import { compareVersions } from "../api/registry.js";
 import {
+  getPath,
   isObject,
   type JsonObject,
   type KubeObject,
@@ -37,6 +38,7 @@ export interface CrdVersion {
     scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   };
   additionalPrinterColumns?: PrinterColumn[];
+  selectableFields?: { jsonPath: string }[];
 }
 
 export interface Crd extends KubeObject {
@@ -250,6 +252,17 @@ export function resourceFromCrd(crd: Crd): ResourceInfo {
       status: isObject(v.subresources?.status),
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
     }));
+  // selectableFields (GA in 1.32) become field selector labels; the storage version's set is
+  // used for every version, as conversion None keeps the same fields.
+  const storage = spec.versions.find((v) => v.storage) ?? spec.versions[0];
+  const fieldLabels: NonNullable<ResourceInfo["fieldLabels"]> = {};
+  for (const f of storage?.selectableFields ?? []) {
+    const path = f.jsonPath.replace(/^\./, "");
+    fieldLabels[path] = (o) => {
+      const v = getPath(o, f.jsonPath);
+      return v === undefined || v === null ? undefined : String(v);
+    };
+  }
   return {
     group: spec.group,
     resource: names.plural,
@@ -265,5 +278,6 @@ export function resourceFromCrd(crd: Crd): ResourceInfo {
     unconditionalUpdate: false,
     returnDeletedObject: false,
     crdName: crd.metadata?.name ?? "",
+    ...(Object.keys(fieldLabels).length ? { fieldLabels } : {}),
   };
 }

@@ -10,7 +10,15 @@ import type { KubeObject } from "../api/types.js";
 export function readCrdFiles(paths: string[]): KubeObject[] {
   const files: string[] = [];
   for (const p of paths) {
-    const st = statSync(p);
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(p);
+    } catch {
+      // Like Kubebuilder's scaffolded suite (ErrorIfCRDPathMissing: true): a typo must not pass silently.
+      throw new Error(
+        `CRD path ${p} does not exist (run your CRD generator, or fix crdDirectoryPaths)`,
+      );
+    }
     if (st.isDirectory()) {
       for (const f of readdirSync(p).sort()) {
         if (/\.(ya?ml|json)$/.test(f) && statSync(join(p, f)).isFile()) files.push(join(p, f));

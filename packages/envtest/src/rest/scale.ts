@@ -7,22 +7,12 @@ import { errors } from "../api/errors.js";
 import { formatLabelSelector } from "../api/selectors.js";
 import {
   deepClone,
+  getPath,
   isObject,
   type JsonObject,
   type KubeObject,
   type ResourceVersionInfo,
 } from "../api/types.js";
-
-/** Reads a `.a.b` JSON path (scale subresource paths). */
-export function getPath(o: unknown, path: string): unknown {
-  if (!path) return undefined;
-  let cur = o;
-  for (const p of path.replace(/^\./, "").split(".")) {
-    if (!isObject(cur)) return undefined;
-    cur = cur[p];
-  }
-  return cur;
-}
 
 function setPath(o: KubeObject, path: string, value: unknown): void {
   const parts = path.replace(/^\./, "").split(".");
