@@ -192,7 +192,7 @@ describe("cronjobs: controller-gen's largest fixture (semantic comparison)", () 
     ".spec.jobTemplate.spec.template.spec.schedulingGroup",
   ];
 
-  it("matches controller-gen's v1 schema except for core/v1 markers and Kubernetes version skew", async () => {
+  it("matches controller-gen's CRD (3 versions) except for core/v1 markers and Kubernetes version skew", async () => {
     const r = await generateCrds({
       projectDir: join(CASES, "cronjobs"),
       versionAnnotation: controllerGen,
@@ -200,13 +200,19 @@ describe("cronjobs: controller-gen's largest fixture (semantic comparison)", () 
     expect(r.diagnostics).toEqual([]);
     const ours = r.crds[0]!.object as Record<string, Loose>;
     const cg = parseYaml(fixture("testdata.kubebuilder.io_cronjobs.yaml"));
-    // The CRD around the schema: names, metadata annotations, the v1 version's flags.
+    // The CRD around the schemas: names, metadata annotations, and each version's flags
+    // (v1 storage with a selectable field, v1beta1 unserved, v1beta2 deprecated with a warning).
     expect(ours.metadata).toEqual(cg.metadata);
     expect(ours.spec.names).toEqual(cg.spec.names);
-    const v1 = cg.spec.versions.find((v: { name: string }) => v.name === "v1");
-    const { schema: ourSchema, ...ourFlags } = ours.spec.versions[0];
-    const { schema: cgSchema, ...cgFlags } = v1;
-    expect(ourFlags).toEqual(cgFlags);
+    expect(ours.spec.versions.map((v: Loose) => v.name)).toEqual(["v1", "v1beta1", "v1beta2"]);
+    for (const [i, version] of ours.spec.versions.entries()) {
+      const { schema: _ours, ...ourFlags } = version;
+      const { schema: _theirs, ...cgFlags } = cg.spec.versions[i];
+      expect(ourFlags).toEqual(cgFlags);
+      if (i > 0) expect(normalize(version.schema)).toEqual(normalize(cg.spec.versions[i].schema));
+    }
+    const ourSchema = ours.spec.versions[0].schema;
+    const cgSchema = cg.spec.versions[0].schema;
 
     const found: string[] = [];
     differences(
