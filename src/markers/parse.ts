@@ -223,7 +223,16 @@ function resolveKubebuilder(tag: RawTag, registry: MarkerRegistry): Resolved {
     }
     return { def, textOffset: 0, lenient: true };
   }
-  return { message: `unknown marker @${tag.name}` };
+  const hint =
+    head && registry.isFamily(head)
+      ? closest(rest.join(":"), registry.familyMembers(head))
+      : closest(segments.join(":"), registry.tagNames());
+  const suggestion =
+    hint &&
+    (head && registry.isFamily(head) ? `@kubebuilder:${head}:${hint}` : `@kubebuilder:${hint}`);
+  return {
+    message: `unknown marker @${tag.name}${suggestion ? `; did you mean ${suggestion}?` : ""}`,
+  };
 }
 
 interface Token {

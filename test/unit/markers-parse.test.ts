@@ -140,6 +140,12 @@ describe("parseMarkers errors (file:line:col: message)", () => {
     ]);
   });
 
+  it("unknown controller-gen spelling, with a suggestion", () => {
+    expect(messages(parse("/**\n * @kubebuilder:validation:Minimun=1\n */"))).toEqual([
+      "types.ts:2:4: unknown marker @kubebuilder:validation:Minimun; did you mean @kubebuilder:validation:Minimum?",
+    ]);
+  });
+
   it("unknown argument, with a suggestion, at the argument", () => {
     expect(messages(parse("/**\n * @resource scop=Cluster\n */", "root"))).toEqual([
       'types.ts:2:14: @resource: unknown argument "scop"; did you mean "scope"?',
