@@ -469,6 +469,56 @@ describe("CRD lifecycle", () => {
     ]);
   });
 
+  it("ratchets validation: unchanged invalid values do not block updates", async () => {
+    const schema = (max: number) => ({
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: { n: { type: "integer", maximum: max }, note: { type: "string" } },
+        },
+      },
+    });
+    expect(
+      (await api(env, "POST", crds, crd("ratchet.example.com", "rats", "Rat", schema(10)))).status,
+    ).toBe(201);
+    await established("rats.ratchet.example.com");
+    const path = "/apis/ratchet.example.com/v1/namespaces/default/rats";
+    const created = (
+      await api(env, "POST", path, {
+        apiVersion: "ratchet.example.com/v1",
+        kind: "Rat",
+        metadata: { name: "r" },
+        spec: { n: 8 },
+      })
+    ).body;
+    const live = (await api(env, "GET", `${crds}/rats.ratchet.example.com`)).body;
+    live.spec.versions[0].schema.openAPIV3Schema = schema(5);
+    expect((await api(env, "PUT", `${crds}/rats.ratchet.example.com`, live)).status).toBe(200);
+    await eventually(async () => {
+      const bad = await api(env, "POST", path, {
+        apiVersion: "ratchet.example.com/v1",
+        kind: "Rat",
+        metadata: { name: "r2" },
+        spec: { n: 8 },
+      });
+      expect(bad.status).toBe(422);
+    });
+    const other = await api(env, "PUT", `${path}/r`, {
+      ...created,
+      spec: { n: 8, note: "still 8" },
+    });
+    expect(other.status).toBe(200);
+    const changed = await api(env, "PUT", `${path}/r`, {
+      ...other.body,
+      spec: { n: 9, note: "still 8" },
+    });
+    expect(changed.status).toBe(422);
+    expect(changed.body.message).toBe(
+      'Rat.ratchet.example.com "r" is invalid: spec.n: Invalid value: 9: spec.n in body should be less than or equal to 5',
+    );
+  });
+
   it("deletes all custom resources before the CRD goes, and stops serving it", async () => {
     const path = "/apis/example.com/v1/namespaces/default/widgets";
     await api(env, "POST", path, {

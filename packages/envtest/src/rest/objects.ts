@@ -33,6 +33,7 @@ import {
   type ResourceVersionInfo,
 } from "../api/types.js";
 import { validateCel } from "../schema/cel.js";
+import { ratchet } from "../schema/ratchet.js";
 import type { Store } from "../store/store.js";
 import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
@@ -200,13 +201,16 @@ export class ObjectRest {
       ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: nameRuleFor(info) }),
     );
     if (info.custom) {
-      fieldErrors.push(
-        ...schemaErrors(scope.version, obj, scope.subresource === "status" ? "status" : undefined),
+      const schemaErrs = schemaErrors(
+        scope.version,
+        obj,
+        scope.subresource === "status" ? "status" : undefined,
       );
+      fieldErrors.push(...(old ? ratchet(schemaErrs, obj, old) : schemaErrs));
       // CEL rules run only on schema-valid objects, as upstream.
       if (fieldErrors.length === 0) {
         const cel = validateCel(obj, old, scope.version.schema, old !== undefined);
-        fieldErrors.push(...cel.errors);
+        fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
         scope.warnings.push(...cel.warnings);
       }
     } else {
