@@ -138,6 +138,30 @@ describe("watch", () => {
   });
 });
 
+describe("metadata-only clients", () => {
+  it("serves PartialObjectMetadata for gets, lists and watches", async () => {
+    const accept =
+      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+    const list = await api(env, "GET", cms, undefined, { accept });
+    expect(list.body.kind).toBe("PartialObjectMetadataList");
+    expect(list.body.apiVersion).toBe("meta.k8s.io/v1");
+    expect(list.body.items[0]).toEqual({
+      kind: "PartialObjectMetadata",
+      apiVersion: "meta.k8s.io/v1",
+      metadata: expect.objectContaining({ name: expect.any(String), namespace: "watch" }),
+    });
+    const one = await api(env, "GET", `${cms}/w0`, undefined, {
+      accept: "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+    });
+    expect(one.body).toMatchObject({ kind: "PartialObjectMetadata", metadata: { name: "w0" } });
+    expect(one.body.data).toBeUndefined();
+    const w = await watchStream(env, `${cms}?watch=true`, accept);
+    await eventually(() => expect(w.events.length).toBeGreaterThan(0));
+    expect(w.events[0].object.kind).toBe("PartialObjectMetadata");
+    w.close();
+  });
+});
+
 describe("client-node informer", () => {
   it("relists after 410 and re-watches after the server closes watches", async () => {
     const core = env.kubeConfig.makeApiClient(CoreV1Api);

@@ -15,6 +15,11 @@ import { parseBool, type RequestScope, type UserInfo } from "../rest/scope.js";
 import { checkWatchOptions } from "../rest/watch.js";
 import type { Store } from "../store/store.js";
 import { handleNonResource, version } from "./non-resource.js";
+import {
+  partialObjectMetadata,
+  toPartialMetadata,
+  wantsPartialMetadata,
+} from "./partial-metadata.js";
 import { type ApplyFn, patch } from "./patch.js";
 import { parseResourcePath, type Verb, verbOf } from "./request.js";
 import { type TableOptions, tableFor, wantsTable } from "./table.js";
@@ -223,7 +228,13 @@ export function createHandler(deps: HandlerDeps) {
             query.set("fieldSelector", `metadata.name=${rp.name}${fs ? `,${fs}` : ""}`);
           }
           checkWatchOptions(scope);
-          serveWatch(deps.store, rest, deps.watches, res, scope, tableOpts);
+          const render = tableOpts
+            ? (o: KubeObject, first: boolean) =>
+                tableFor(scope, o, { ...tableOpts, noHeaders: !first })
+            : wantsPartialMetadata(req.headers.accept)
+              ? partialObjectMetadata
+              : undefined;
+          serveWatch(deps.store, rest, deps.watches, res, scope, render);
           return;
         }
         case "create": {
@@ -295,6 +306,10 @@ export function createHandler(deps: HandlerDeps) {
   ): void {
     if (tableOpts && body.kind !== "Status" && scope.subresource !== "scale") {
       sendJson(res, code, tableFor(scope, body, tableOpts), warningHeader(warnings));
+      return;
+    }
+    if (wantsPartialMetadata(accept) && scope.subresource !== "scale") {
+      sendJson(res, code, toPartialMetadata(body), warningHeader(warnings));
       return;
     }
     sendJson(res, code, body, warningHeader(warnings), preferredType(accept));

@@ -1,8 +1,9 @@
 /**
  * Serves a watch over HTTP: chunked newline-delimited JSON, headers flushed at once (an idle
  * watch must still reach client-node, whose informer otherwise hangs), client disconnects seen on
- * the response (the request closes as soon as its empty body is read on Node 20), Table rows for
- * kubectl get -w, and registration so stop() and dropWatches() can end it.
+ * the response (the request closes as soon as its empty body is read on Node 20), objects
+ * rendered as the client asked (Table rows for kubectl get -w, metadata only), and registration
+ * so stop() and dropWatches() can end it.
  */
 import type { ServerResponse } from "node:http";
 import type { KubeObject } from "../api/types.js";
@@ -10,7 +11,6 @@ import type { ObjectRest } from "../rest/objects.js";
 import type { RequestScope } from "../rest/scope.js";
 import { startWatch, type WatchSink } from "../rest/watch.js";
 import type { Store } from "../store/store.js";
-import { type TableOptions, tableFor } from "./table.js";
 import { warningHeader } from "./wire.js";
 
 export function serveWatch(
@@ -19,7 +19,7 @@ export function serveWatch(
   watches: Set<{ close(): void }>,
   res: ServerResponse,
   scope: RequestScope,
-  tableOpts: TableOptions | undefined,
+  render?: (o: KubeObject, first: boolean) => KubeObject,
 ): void {
   res.writeHead(200, {
     "Content-Type": "application/json",
@@ -50,9 +50,6 @@ export function serveWatch(
     ended = true;
     for (const fn of closers) fn();
   });
-  const render = tableOpts
-    ? (o: KubeObject, first: boolean) => tableFor(scope, o, { ...tableOpts, noHeaders: !first })
-    : undefined;
   const w = startWatch(store, rest, scope, sink, render ? { render } : {});
   const handle = { close: () => w.close() };
   watches.add(handle);
