@@ -173,6 +173,12 @@ describe("unsupported TypeScript types name the field path", () => {
     ]);
   });
 
+  it("Go-style marker comments are a warning saying how to write them", async () => {
+    expect(await diagnose(kind("  // +kubebuilder:validation:Minimum=1\n  size: int32;"))).toEqual([
+      `${F}:4:6: warning: Go-style marker comment "+kubebuilder:validation:Minimum=1" is ignored; write it in the JSDoc comment as @kubebuilder:validation:Minimum=1`,
+    ]);
+  });
+
   it("all errors of a run are reported together, in file order", async () => {
     const d = await diagnose(
       kind(

@@ -794,9 +794,27 @@ export class SchemaWalker {
     return out;
   }
 
+  /**
+   * Kubebuilder users may paste Go marker comments (`// +kubebuilder:validation:Minimum=1`);
+   * opgen reads markers from JSDoc only, so each one is a warning saying how to write it.
+   */
+  private checkGoStyleMarkers(file: SourceFileInfo): void {
+    const re =
+      /^([ \t]*\/\/[ \t]*)\+((?:kubebuilder:|k8s:|optional|required|nullable|listType|listMapKey|mapType|structType|groupName|versionName|default)\S*)/gm;
+    for (let m = re.exec(file.text); m; m = re.exec(file.text)) {
+      const pos = file.lines.position(m.index + m[1]!.length);
+      this.diagnostics.push({
+        severity: "warning",
+        ...pos,
+        message: `Go-style marker comment "+${m[2]}" is ignored; write it in the JSDoc comment as @${m[2]}`,
+      });
+    }
+  }
+
   /** Parses the markers of every declaration and member of a file, so misplaced markers on types no kind uses are reported too. */
   checkFile(file: SourceFileInfo, isRoot: (decl: Declaration) => boolean): void {
     const t = this.ts;
+    this.checkGoStyleMarkers(file);
     for (const stmt of file.sf.statements) {
       if (
         t.isInterfaceDeclaration(stmt) ||
