@@ -7,6 +7,7 @@ import type { V1ConfigMap, V1Pod } from "@kubernetes/client-node";
 import { eventually, type TestEnv } from "@opgen/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  byObject,
   createOrUpdate,
   generationChanged,
   ignoreNotFound,
@@ -440,6 +441,43 @@ describe("controller wiring", () => {
       expect((await mgr.client.list(AppClusterKind)).map((a) => a.metadata?.namespace)).toEqual([
         inside,
       ]);
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it("scopes a kind's informer by label selector (byObject)", async () => {
+    const mgr = newManager(env, {
+      cache: { byObject: byObject(kinds.ConfigMap, { labelSelector: "managed-by=us" }) },
+    });
+    const ns = await namespace(mgr);
+    const seen: string[] = [];
+    mgr
+      .controller(AppClusterKind)
+      .watches(kinds.ConfigMap, (cm) => {
+        seen.push(cm.metadata?.name ?? "");
+        return [];
+      })
+      .complete({ reconcile: async () => ({}) });
+    const m = run(mgr);
+    try {
+      await mgr.elected;
+      await mgr.client.create({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "theirs", namespace: ns },
+      });
+      await mgr.client.create({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "ours", namespace: ns, labels: { "managed-by": "us" } },
+      });
+      await eventually(() => expect(seen).toContain("ours"), { timeout: 5000 });
+      expect(seen).not.toContain("theirs");
+      // The cache holds only what the selector matched.
+      expect(
+        (await mgr.client.list(kinds.ConfigMap, { namespace: ns })).map((c) => c.metadata?.name),
+      ).toEqual(["ours"]);
     } finally {
       await m.stop();
     }
