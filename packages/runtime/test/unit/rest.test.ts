@@ -120,7 +120,7 @@ describe("RestClient", () => {
   it("maps Status bodies and bare codes to ApiErrors", async () => {
     const conflict = await rest
       .request({ method: "PUT", path: "/conflict", body: {} })
-      .catch((e) => e);
+      .catch((e: unknown) => e as ApiError);
     expect(conflict).toBeInstanceOf(ApiError);
     expect(isConflict(conflict)).toBe(true);
     expect(conflict.message).toBe("the object has been modified");
