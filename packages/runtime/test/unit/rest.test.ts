@@ -118,9 +118,9 @@ describe("RestClient", () => {
   });
 
   it("maps Status bodies and bare codes to ApiErrors", async () => {
-    const conflict = await rest
+    const conflict = (await rest
       .request({ method: "PUT", path: "/conflict", body: {} })
-      .catch((e: unknown) => e as ApiError);
+      .catch((e: unknown) => e)) as ApiError;
     expect(conflict).toBeInstanceOf(ApiError);
     expect(isConflict(conflict)).toBe(true);
     expect(conflict.message).toBe("the object has been modified");
