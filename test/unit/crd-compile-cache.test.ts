@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { requireWithCodeCache } from "../../src/generators/compile-cache.js";
+
+const dir = mkdtempSync(join(tmpdir(), "opgen-cc-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("requireWithCodeCache", () => {
+  it("loads a CommonJS file once, shared with require, and schedules its code cache", () => {
+    const file = join(dir, "mod.cjs");
+    writeFileSync(
+      file,
+      "exports.answer = 42;\nexports.dir = __dirname;\nexports.req = typeof require;\n",
+    );
+    const before = process.listenerCount("exit");
+    const loaded = requireWithCodeCache(file) as { answer: number; dir: string; req: string };
+    expect(loaded).toEqual({ answer: 42, dir, req: "function" });
+    // Later requires of the same file (ts-morph's, for TypeScript) get the same instance.
+    expect(createRequire(file)(file)).toBe(loaded);
+    expect(requireWithCodeCache(file)).toBe(loaded);
+    if (!process.env.OPGEN_NO_COMPILE_CACHE) expect(process.listenerCount("exit")).toBe(before + 1);
+  });
+
+  it("does not keep a module whose code throws", () => {
+    const file = join(dir, "bad.cjs");
+    writeFileSync(file, "throw new Error('boom');\n");
+    expect(() => requireWithCodeCache(file)).toThrow("boom");
+    expect(() => requireWithCodeCache(file)).toThrow("boom");
+  });
+});
