@@ -57,6 +57,8 @@ class WatchErrorEvent extends Error {
 
 export class Watcher<T extends KubeObject> {
   private resourceVersion: string | undefined;
+  /** Objects and bookmarks received on the current watch (ERROR events not counted). */
+  private events = 0;
   private readonly transform: (obj: T) => T;
 
   constructor(
@@ -78,11 +80,29 @@ export class Watcher<T extends KubeObject> {
     const initial = this.opts.initialBackoffMs ?? 800;
     const max = this.opts.maxBackoffMs ?? 30_000;
     let backoff = initial;
+    const pause = async () => {
+      // Jitter spreads reconnects of many informers after an API server restart.
+      const delay = Math.min(max, backoff) * (1 + random());
+      backoff = Math.min(max, backoff * 2);
+      await sleep(delay, signal);
+    };
     while (!signal.aborted) {
+      let relisted = false;
       try {
-        if (this.resourceVersion === undefined) await this.relist(signal);
+        if (this.resourceVersion === undefined) {
+          await this.relist(signal);
+          relisted = true;
+        }
         if (signal.aborted) return;
+        const started = Date.now();
+        this.events = 0;
         await this.watchOnce(signal);
+        if (this.events === 0 && Date.now() - started < 1000) {
+          // Closed at once without a single event: a proxy or a sick server, not a server-side
+          // timeout. Back off rather than spin reconnecting (client-go's "watch closed too soon").
+          await pause();
+          continue;
+        }
         // A watch the server closed (its timeout) is healthy: resume at once from the last RV.
         backoff = initial;
       } catch (err) {
@@ -92,12 +112,11 @@ export class Watcher<T extends KubeObject> {
         if (gone) {
           // History is compacted past our RV: only a fresh list is consistent again.
           this.resourceVersion = undefined;
+          // ...at once, unless the RV of a list we just made is already too old: then pace it.
+          if (relisted && this.events === 0) await pause();
           continue;
         }
-        // Jitter spreads reconnects of many informers after an API server restart.
-        const delay = Math.min(max, backoff) * (1 + random());
-        backoff = Math.min(max, backoff * 2);
-        await sleep(delay, signal);
+        await pause();
       }
     }
   }
@@ -137,6 +156,7 @@ export class Watcher<T extends KubeObject> {
         status.message ?? "watch error",
       );
     }
+    this.events++;
     const obj = ev.object as T;
     const rv = obj.metadata?.resourceVersion;
     if (ev.type === "BOOKMARK") {

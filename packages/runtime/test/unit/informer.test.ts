@@ -281,4 +281,24 @@ describe("SharedInformer over a watcher", () => {
     ac.abort();
     await running;
   });
+
+  it("backs off instead of spinning when watches close at once without events", async () => {
+    const lw = new FakeLW();
+    const inf = new SharedInformer(Thing, [{ lw }], { initialBackoffMs: 1, maxBackoffMs: 20 });
+    const ac = new AbortController();
+    const running = inf.run(ac.signal);
+    await lw.watching();
+    const started = Date.now();
+    // The server (or a proxy) ends every watch immediately.
+    const ender = setInterval(() => lw.drop(), 0);
+    await new Promise((r) => setTimeout(r, 100));
+    clearInterval(ender);
+    // Jittered backoff doubling from 1 ms to 20 ms allows about ten reconnects in 100 ms; without
+    // it the watcher reconnects on every drop, about once a millisecond.
+    expect(lw.watches.length).toBeLessThan(30);
+    expect(lw.lists.length).toBe(1); // no relist: the resourceVersion is still good
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    ac.abort();
+    await running;
+  });
 });
