@@ -3,7 +3,8 @@
  * LeaseLock, controller-runtime's defaults 15 s / 10 s / 2 s). A candidate takes the lease when it
  * is free, released, or not renewed for a full lease duration as measured on the candidate's own
  * clock (never the holder's timestamps, so clock skew cannot cause two leaders). The leader renews
- * every retry period and gives up when it could not renew within the renew deadline.
+ * every retry period and gives up when it could not renew within the renew deadline. Lease calls
+ * never wait out a Retry-After: a failed attempt is simply retried on the next period.
  */
 import type { V1ObjectMeta } from "@kubernetes/client-node";
 import type { Logger } from "../log/logger.js";
@@ -131,6 +132,7 @@ export class LeaderElector {
         method: "GET",
         path: this.path,
         timeoutMs: 5_000,
+        retries: 0,
       });
       if (lease.spec?.holderIdentity !== this.cfg.identity) return;
       const now = Date.now();
@@ -141,7 +143,13 @@ export class LeaderElector {
         acquireTime: microTime(now),
         renewTime: microTime(now),
       };
-      await this.rest.request({ method: "PUT", path: this.path, body: lease, timeoutMs: 5_000 });
+      await this.rest.request({
+        method: "PUT",
+        path: this.path,
+        body: lease,
+        timeoutMs: 5_000,
+        retries: 0,
+      });
       this.log.info("released leader lease");
     } catch (err) {
       this.log.error("failed to release leader lease", err);
@@ -163,6 +171,7 @@ export class LeaderElector {
         method: "GET",
         path: this.path,
         timeoutMs: this.renewDeadlineMs,
+        retries: 0,
       });
     } catch (err) {
       if (!isNotFound(err)) {
@@ -180,6 +189,7 @@ export class LeaderElector {
             spec: desired,
           },
           timeoutMs: this.renewDeadlineMs,
+          retries: 0,
         });
         this.observed = { spec: JSON.stringify(desired), at: now };
         return true;
@@ -208,6 +218,7 @@ export class LeaderElector {
         path: this.path,
         body: lease,
         timeoutMs: this.renewDeadlineMs,
+        retries: 0,
       });
     } catch (err) {
       if (!isConflict(err)) this.log.error("error updating lease", err);

@@ -29,6 +29,8 @@ export interface RestRequest {
    * byte for that long is presumed dead (a half-open connection never sends a FIN).
    */
   timeoutMs?: number;
+  /** Overrides the client's maxRetries for this request (0: fail on the first answer). */
+  retries?: number;
 }
 
 /** Receives one observation per finished request (the rest_client_* metrics). */
@@ -41,6 +43,8 @@ export interface RestClientOptions {
   metrics?: RestMetricsSink;
   /** Maximum sockets to the API server (default 64). */
   maxSockets?: number;
+  /** Retries of answers with Retry-After (default 10, as client-go). */
+  maxRetries?: number;
 }
 
 /** One decoded watch event. */
@@ -66,17 +70,27 @@ export class RestClient {
     this.userAgent = opts.userAgent ?? "opgen-runtime";
   }
 
-  /** Sends a request and decodes the JSON answer; non-2xx answers throw an ApiError. */
+  /**
+   * Sends a request and decodes the JSON answer; non-2xx answers throw an ApiError. Answers that
+   * carry Retry-After are retried after the delay the server asks for, as client-go does: 429 for
+   * any verb (the server rejected the request before handling it), 5xx only for GET.
+   */
   async request<T>(req: RestRequest): Promise<T> {
-    const started = performance.now();
-    const res = await this.send(req);
-    const body = await readBody(res, req.signal);
-    this.observe(req.method, res.statusCode ?? 0, started);
-    const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) {
-      throw ApiError.fromResponse(code, body, `${req.method} ${req.path}`);
+    const maxRetries = req.retries ?? this.opts.maxRetries ?? 10;
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const res = await this.send(req);
+      const body = await readBody(res, req.signal);
+      const code = res.statusCode ?? 0;
+      this.observe(req.method, code, started);
+      if (code >= 200 && code < 300) return (body ? JSON.parse(body) : {}) as T;
+      const retryAfter = retryAfterSeconds(res.headers["retry-after"]);
+      const retriable = code === 429 || (code >= 500 && req.method === "GET");
+      if (retryAfter === undefined || !retriable || attempt >= maxRetries || req.signal?.aborted) {
+        throw ApiError.fromResponse(code, body, `${req.method} ${req.path}`);
+      }
+      await new Promise((r) => setTimeout(r, Math.min(retryAfter, 60) * 1000));
     }
-    return (body ? JSON.parse(body) : {}) as T;
   }
 
   /**
@@ -225,6 +239,13 @@ export class RestClient {
         : new http.Agent(common);
     return this.agent;
   }
+}
+
+function retryAfterSeconds(header: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (v === undefined || v.trim() === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
 function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<string> {

@@ -15,6 +15,7 @@ import type { WatchEvent } from "../../src/rest/http.js";
 
 let server: http.Server;
 let rest: RestClient;
+let throttled = 0;
 const seen: Array<{ method?: string; url?: string; auth?: string; type?: string; body: string }> =
   [];
 
@@ -42,6 +43,18 @@ beforeAll(async () => {
             code: 409,
           }),
         );
+      }
+      if (url.pathname === "/throttled") {
+        throttled++;
+        if (throttled <= 2) {
+          res.writeHead(429, { "Retry-After": "0" });
+          return res.end(JSON.stringify({ kind: "Status", reason: "TooManyRequests", code: 429 }));
+        }
+        return res.end(JSON.stringify({ ok: true }));
+      }
+      if (url.pathname === "/flaky") {
+        res.writeHead(503, { "Retry-After": "0" });
+        return res.end("unavailable");
       }
       if (url.pathname === "/html") {
         res.writeHead(502);
@@ -141,6 +154,26 @@ describe("RestClient", () => {
     const gone = await rest.watch("/gone", {}, () => {}).catch((e) => e);
     expect(isGone(gone)).toBe(true);
     await expect(rest.watch("/badwatch", {}, () => {})).rejects.toThrow(/undecodable watch event/);
+  });
+});
+
+describe("RestClient retries", () => {
+  it("retries 429 with Retry-After for any verb, 5xx only for GET", async () => {
+    const before = seen.length;
+    expect(
+      await rest.request<{ ok: boolean }>({ method: "POST", path: "/throttled", body: {} }),
+    ).toEqual({ ok: true });
+    expect(seen.length - before).toBe(3);
+    const get = seen.length;
+    await expect(rest.request({ method: "GET", path: "/flaky" })).rejects.toMatchObject({
+      code: 503,
+    });
+    expect(seen.length - get).toBe(11); // first try + 10 retries
+    const post = seen.length;
+    await expect(rest.request({ method: "POST", path: "/flaky", body: {} })).rejects.toMatchObject({
+      code: 503,
+    });
+    expect(seen.length - post).toBe(1);
   });
 });
 
