@@ -199,6 +199,11 @@ describe("controller wiring", () => {
         matchingFields: { "spec.nodeName": "n1" },
       });
       expect(webOnN1.map((p) => p.metadata?.name)).toEqual(["p1"]);
+      const byField = await mgr.client.list(kinds.Pod, {
+        namespace: ns,
+        fieldSelector: "spec.nodeName=n2,metadata.name!=p9",
+      });
+      expect(byField.map((p) => p.metadata?.name)).toEqual(["p2"]);
       const p1 = await mgr.client.get(kinds.Pod, { namespace: ns, name: "p1" });
       expect(p1.kind).toBe("Pod");
       expect(p1.metadata?.managedFields).toBeUndefined();
