@@ -181,18 +181,24 @@ describe("client", () => {
 describe("createOrUpdate / createOrPatch", () => {
   it("creates, updates, and makes no write when nothing changed", async () => {
     const target = () => cm("cou");
-    expect(await createOrUpdate(mgr.client, target(), (c) => void (c.data = { n: "1" }))).toBe(
-      "created",
-    );
+    expect(
+      await createOrUpdate(mgr.client, target(), (c) => {
+        c.data = { n: "1" };
+      }),
+    ).toBe("created");
     const w0 = await writes();
-    expect(await createOrUpdate(mgr.client, target(), (c) => void (c.data = { n: "1" }))).toBe(
-      "unchanged",
-    );
+    expect(
+      await createOrUpdate(mgr.client, target(), (c) => {
+        c.data = { n: "1" };
+      }),
+    ).toBe("unchanged");
     expect(await writes()).toBe(w0);
     const obj = target();
-    expect(await createOrUpdate(mgr.client, obj, (c) => void (c.data = { n: "2" }))).toBe(
-      "updated",
-    );
+    expect(
+      await createOrUpdate(mgr.client, obj, (c) => {
+        c.data = { n: "2" };
+      }),
+    ).toBe("updated");
     expect(obj.data).toEqual({ n: "2" });
     expect(obj.metadata?.uid).toBeTruthy();
     await expect(
@@ -221,12 +227,16 @@ describe("createOrUpdate / createOrPatch", () => {
         spec?: { image?: string };
         status?: { availableReplicas?: number };
       };
-    expect(await createOrPatch(mgr.client, base(), (o) => void (o.spec = { image: "a" }))).toBe(
-      "created",
-    );
+    expect(
+      await createOrPatch(mgr.client, base(), (o) => {
+        o.spec = { image: "a" };
+      }),
+    ).toBe("created");
     const w0 = await writes();
     expect(
-      await createOrPatch(mgr.client, base(), (o) => void (o.spec = { ...o.spec, image: "a" })),
+      await createOrPatch(mgr.client, base(), (o) => {
+        o.spec = { ...o.spec, image: "a" };
+      }),
     ).toBe("unchanged");
     expect(await writes()).toBe(w0);
     expect(
@@ -246,7 +256,9 @@ describe("createOrUpdate / createOrPatch", () => {
     expect(live.spec?.image).toBe("b");
     expect(live.status?.availableReplicas).toBe(3);
     expect(
-      await createOrPatch(mgr.client, base(), (o) => void (o.metadata!.labels = { x: "y" })),
+      await createOrPatch(mgr.client, base(), (o) => {
+        o.metadata!.labels = { x: "y" };
+      }),
     ).toBe("updated");
   });
 });
