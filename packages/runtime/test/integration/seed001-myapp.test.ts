@@ -231,7 +231,8 @@ function setupWithManager(mgr: Manager, pollMs: number): void {
 
 let env: TestEnv;
 beforeAll(async () => {
-  env = await startEnv();
+  // simulate: the deployment controller and kubelet report replicas ready, as in a cluster.
+  env = await startEnv({ simulate: true });
 });
 afterAll(async () => {
   await env?.stop();
@@ -282,28 +283,20 @@ describe("seed 001: MyApp", () => {
         await api.get(kinds.HorizontalPodAutoscaler, key).catch(ignoreNotFound),
       ).toBeUndefined();
 
-      // Not ready yet: Progressing with the replica count.
-      await eventually(
-        async () => {
-          const s = (await api.get(MyAppKind, key)).status;
-          expect(findStatusCondition(s?.conditions, "Progressing")?.message).toBe(
-            "Ready replicas: 0/2",
-          );
-          expect(s?.observedGeneration).toBe(1);
-        },
-        { timeout: 10_000 },
-      );
-
-      // The kubelet and deployment controller are not part of envtest: report readiness by hand.
-      const d = await api.get(kinds.Deployment, key);
-      d.status = { replicas: 2, readyReplicas: 2, availableReplicas: 2 };
-      await api.status().update(d);
+      // The Deployment becomes ready (simulated kubelet); MyApp notices by polling (requeueAfter),
+      // as the seed filters owned-object events with GenerationChanged.
       await eventually(
         async () => {
           const s = (await api.get(MyAppKind, key)).status;
           expect(isStatusConditionTrue(s?.conditions, "Ready")).toBe(true);
+          expect(findStatusCondition(s?.conditions, "Ready")?.message).toBe(
+            "All replicas are ready",
+          );
+          // Progressing was set at the start and stays, as in the seed.
+          expect(findStatusCondition(s?.conditions, "Progressing")?.observedGeneration).toBe(1);
           expect(s?.availableReplicas).toBe(2);
           expect(s?.readyReplicas).toBe(2);
+          expect(s?.observedGeneration).toBe(1);
           expect(s?.lastUpdateTime).toMatch(/Z$/);
         },
         { timeout: 10_000 },
@@ -392,10 +385,8 @@ describe("seed 001: MyApp", () => {
         },
         { timeout: 10_000 },
       );
-      // The error was retried with backoff: the Deployment exists now.
-      const d = await eventually(() => api.get(kinds.Deployment, key), { timeout: 10_000 });
-      d.status = { replicas: 1, readyReplicas: 1, availableReplicas: 1 };
-      await api.status().update(d);
+      // The error was retried with backoff: the Deployment exists now and becomes ready.
+      await eventually(() => api.get(kinds.Deployment, key), { timeout: 10_000 });
       await eventually(
         async () => {
           const conds = (await api.get(MyAppKind, key)).status?.conditions;
