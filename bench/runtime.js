@@ -358,9 +358,37 @@ async function cacheRows(kc, client) {
     await cache.stopped();
     rest.close();
   }
+  // Metadata-only informer (WatchesMetadata): what an owns()/watches() of a big kind costs.
+  const metaSamples = [];
+  for (let i = 0; i < reps; i++) {
+    const rest = new rt.RestClient(kc);
+    const cache = new rt.Cache(rest, { namespaces: [ns], resyncPeriodMs: 0 });
+    const before = await heap();
+    cache.informerFor(rt.kinds.ConfigMap, { metadataOnly: true });
+    const ac = new AbortController();
+    cache.start(ac.signal);
+    await cache.waitForSync(60_000);
+    metaSamples.push(((await heap()) - before) / n);
+    ac.abort();
+    await cache.stopped();
+    rest.close();
+  }
+  const meta = summarize(metaSamples);
   const ours = summarize(oursSamples);
   const theirs = summarize(theirsSamples);
   return [
+    {
+      name: "runtime.cacheBytesPerObject.metadataOnly",
+      value: Math.round(meta.median),
+      unit: "bytes",
+      runs: meta.runs,
+      min: Math.round(meta.min),
+      max: Math.round(meta.max),
+      peer: "client-node informer",
+      peerValue: Math.round(theirs.median),
+      ratio: round(meta.median / theirs.median, 2),
+      note: `heap per object at ${n} ConfigMaps watched as PartialObjectMetadata (owns/watches with metadataOnly)`,
+    },
     {
       name: "runtime.cacheBytesPerObject",
       value: Math.round(ours.median),

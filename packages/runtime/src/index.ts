@@ -23,6 +23,7 @@ export type {
   MicroTime,
   NamespacedName,
   ObjectMeta,
+  PartialObjectMetadata,
   Quantity,
   Time,
 } from "./api/types.js";
@@ -33,6 +34,7 @@ export {
   Cache,
   type CacheListOptions,
   type CacheOptions,
+  type InformerSelector,
 } from "./cache/cache.js";
 export { type ResourceEventHandler, SharedInformer } from "./cache/informer.js";
 export { type LabelSelectorInput, parseSelector } from "./cache/selector.js";

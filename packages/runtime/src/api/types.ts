@@ -47,6 +47,16 @@ export interface KubeObject extends KubernetesObject {
   metadata?: ObjectMeta;
 }
 
+/**
+ * metav1.PartialObjectMetadata: an object reduced to its metadata, as metadata-only watches and
+ * reads return it (apiVersion and kind are those of the full object).
+ */
+export interface PartialObjectMetadata {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
 /** The `{ namespace, name }` pair that identifies an object (types.NamespacedName). */
 export interface NamespacedName {
   /** Empty or absent for cluster-scoped objects. */

@@ -25,6 +25,12 @@ export interface BuilderHost {
 
 export interface WatchOptions<O extends KubeObject> {
   predicates?: Predicate<O>[];
+  /**
+   * Watch PartialObjectMetadata only (controller-runtime's WatchesMetadata / OnlyMetadata): the
+   * cache keeps each object's metadata, not its spec, status or data. Handlers and predicates then
+   * see objects with `metadata` only, and reads need `{ metadataOnly: true }`.
+   */
+  metadataOnly?: boolean;
 }
 
 export interface OwnsOptions<O extends KubeObject> extends WatchOptions<O> {
@@ -34,6 +40,7 @@ export interface OwnsOptions<O extends KubeObject> extends WatchOptions<O> {
 
 interface SourceSpec {
   kind: Kind;
+  metadataOnly: boolean;
   map: MapFunc<KubeObject>;
   predicates: Predicate<KubeObject>[];
 }
@@ -73,6 +80,7 @@ export class Builder<T extends KubeObject> {
   owns<O extends KubeObject>(kind: Kind<O>, opts: OwnsOptions<O> = {}): this {
     this.sources.push({
       kind,
+      metadataOnly: opts.metadataOnly ?? false,
       map: enqueueForOwner(this.forKind, { onlyController: !opts.anyOwner }) as MapFunc<KubeObject>,
       predicates: (opts.predicates ?? []) as Predicate<KubeObject>[],
     });
@@ -83,6 +91,7 @@ export class Builder<T extends KubeObject> {
   watches<O extends KubeObject>(kind: Kind<O>, map: MapFunc<O>, opts: WatchOptions<O> = {}): this {
     this.sources.push({
       kind,
+      metadataOnly: opts.metadataOnly ?? false,
       map: map as MapFunc<KubeObject>,
       predicates: (opts.predicates ?? []) as Predicate<KubeObject>[],
     });
@@ -112,10 +121,8 @@ export class Builder<T extends KubeObject> {
       ...this.forPredicates,
     ]);
     for (const src of this.sources) {
-      controller.watch(this.host.cache.informerFor(src.kind), src.map, [
-        ...this.globalPredicates,
-        ...src.predicates,
-      ]);
+      const informer = this.host.cache.informerFor(src.kind, { metadataOnly: src.metadataOnly });
+      controller.watch(informer, src.map, [...this.globalPredicates, ...src.predicates]);
     }
     this.host.register(controller);
     return controller;

@@ -9,7 +9,12 @@ import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
 import { ApiError } from "../rest/errors.js";
 import type { RestClient } from "../rest/http.js";
-import { defaultTransform, type InformerSource, SharedInformer } from "./informer.js";
+import {
+  defaultTransform,
+  type InformerSource,
+  metadataTransform,
+  SharedInformer,
+} from "./informer.js";
 import { restListerWatcher } from "./listwatch.js";
 import {
   fieldValue,
@@ -46,7 +51,13 @@ export function byObject(kind: Kind, opts: ByObjectOptions): Record<string, ByOb
   return { [kindKey(kind)]: opts };
 }
 
-export interface CacheListOptions {
+/** Which informer of a kind: full objects (default) or metadata only. */
+export interface InformerSelector {
+  /** The metadata-only informer (PartialObjectMetadata), as controller-runtime's WatchesMetadata. */
+  metadataOnly?: boolean;
+}
+
+export interface CacheListOptions extends InformerSelector {
   namespace?: string;
   labelSelector?: LabelSelectorInput;
   fieldSelector?: string;
@@ -65,25 +76,35 @@ export class Cache {
     private readonly log: Logger = nullLogger,
   ) {}
 
-  /** The shared informer of `kind`, created (and started, if the cache runs) on first use. */
-  informerFor<T extends KubeObject>(kind: Kind<T>): SharedInformer<T> {
-    const key = kindKey(kind);
+  /**
+   * The shared informer of `kind`, created (and started, if the cache runs) on first use. A kind
+   * may have two: full objects, and metadata only (`metadataOnly`), each stored once.
+   */
+  informerFor<T extends KubeObject>(kind: Kind<T>, sel: InformerSelector = {}): SharedInformer<T> {
+    const key = informerKey(kind, sel);
     let inf = this.informers.get(key) as SharedInformer<T> | undefined;
     if (inf) return inf;
-    const scope = this.opts.byObject?.[key] ?? {};
+    const scope = this.opts.byObject?.[kindKey(kind)] ?? {};
     const namespaces = kind.namespaced ? (scope.namespaces ?? this.opts.namespaces ?? []) : [];
     const targets: Array<string | undefined> = namespaces.length > 0 ? namespaces : [undefined];
-    const log = this.log.withValues({ kind: kind.kind, apiVersion: kind.apiVersion });
+    const log = this.log.withValues({
+      kind: kind.kind,
+      apiVersion: kind.apiVersion,
+      ...(sel.metadataOnly ? { metadataOnly: true } : {}),
+    });
     const sources: InformerSource<T>[] = targets.map((namespace) => ({
       namespace,
       lw: restListerWatcher(this.rest, kind, {
         namespace,
         labelSelector: scope.labelSelector,
         fieldSelector: scope.fieldSelector,
+        metadataOnly: sel.metadataOnly,
       }),
     }));
     inf = new SharedInformer<T>(kind, sources, {
-      transform: defaultTransform(kind, !scope.keepManagedFields),
+      transform: sel.metadataOnly
+        ? metadataTransform(kind, !scope.keepManagedFields)
+        : defaultTransform(kind, !scope.keepManagedFields),
       resyncPeriodMs: this.opts.resyncPeriodMs ?? 10 * 60 * 60 * 1000,
       initialBackoffMs: this.opts.initialBackoffMs,
       maxBackoffMs: this.opts.maxBackoffMs,
@@ -98,13 +119,13 @@ export class Cache {
   }
 
   /** Whether `kind` has an informer (reads of it are then served from the cache). */
-  has(kind: Kind): boolean {
-    return this.informers.has(kindKey(kind));
+  has(kind: Kind, sel: InformerSelector = {}): boolean {
+    return this.informers.has(informerKey(kind, sel));
   }
 
   /** Whether `kind`'s informer exists and has delivered its first list. */
-  synced(kind: Kind): boolean {
-    return this.informers.get(kindKey(kind))?.hasSynced() ?? false;
+  synced(kind: Kind, sel: InformerSelector = {}): boolean {
+    return this.informers.get(informerKey(kind, sel))?.hasSynced() ?? false;
   }
 
   /** Registers a field index; register before `start` so the index covers every object. */
@@ -153,8 +174,8 @@ export class Cache {
   }
 
   /** A deep copy of the cached object; a NotFound ApiError when absent. */
-  get<T extends KubeObject>(kind: Kind<T>, key: NamespacedName): T {
-    const inf = this.informerFor(kind);
+  get<T extends KubeObject>(kind: Kind<T>, key: NamespacedName, sel: InformerSelector = {}): T {
+    const inf = this.informerFor(kind, sel);
     const obj = inf.store.get(keyOf(kind.namespaced ? key.namespace : undefined, key.name));
     if (!obj) {
       throw new ApiError(
@@ -168,7 +189,7 @@ export class Cache {
 
   /** Deep copies of the cached objects matching `opts`. */
   list<T extends KubeObject>(kind: Kind<T>, opts: CacheListOptions = {}): T[] {
-    const inf = this.informerFor(kind);
+    const inf = this.informerFor(kind, opts);
     const labels = parseSelector(opts.labelSelector);
     const fields = parseFieldSelector(opts.fieldSelector);
     const matching = Object.entries(opts.matchingFields ?? {});
@@ -204,6 +225,10 @@ export class Cache {
       inf.run(signal).catch((err) => this.log.error("informer stopped", err, { informer: key })),
     );
   }
+}
+
+function informerKey(kind: Kind, sel: InformerSelector): string {
+  return sel.metadataOnly ? `${kindKey(kind)}#metadata` : kindKey(kind);
 }
 
 function matchesField(

@@ -166,3 +166,16 @@ export function defaultTransform<T extends KubeObject>(kind: Kind<T>, stripManag
     return obj;
   };
 }
+
+/**
+ * The transform of metadata-only informers: PartialObjectMetadata arrives typed as
+ * meta.k8s.io/v1; give it the watched kind's apiVersion and kind (as controller-runtime does) so
+ * handlers and owner mappings see what it stands for.
+ */
+export function metadataTransform<T extends KubeObject>(kind: Kind<T>, stripManagedFields = true) {
+  return (obj: T): T => {
+    const { managedFields, ...rest } = obj.metadata ?? {};
+    const metadata = stripManagedFields || !managedFields ? rest : { ...rest, managedFields };
+    return { apiVersion: kind.apiVersion, kind: kind.kind, metadata } as T;
+  };
+}

@@ -2,6 +2,7 @@
 import type { Kind } from "../api/kind.js";
 import type { KubeObject } from "../api/types.js";
 import type { RestClient, WatchEvent } from "../rest/http.js";
+import { partialObjectMetadataAccept, partialObjectMetadataListAccept } from "../rest/media.js";
 import { resourcePath } from "../rest/paths.js";
 import type { ListerWatcher, ListPage } from "./watcher.js";
 
@@ -10,6 +11,8 @@ export interface ListWatchScope {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** List and watch PartialObjectMetadata instead of full objects. */
+  metadataOnly?: boolean;
 }
 
 export function restListerWatcher<T extends KubeObject>(
@@ -29,6 +32,7 @@ export function restListerWatcher<T extends KubeObject>(
         path,
         query: { ...selectors, limit: opts.limit, continue: opts.continue },
         signal,
+        accept: scope.metadataOnly ? partialObjectMetadataListAccept : undefined,
       }),
     watch: (opts, onEvent: (e: WatchEvent) => void, signal) =>
       rest.watch(
@@ -41,6 +45,7 @@ export function restListerWatcher<T extends KubeObject>(
         },
         onEvent,
         signal,
+        { accept: scope.metadataOnly ? partialObjectMetadataAccept : undefined },
       ),
   };
 }

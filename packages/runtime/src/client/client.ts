@@ -6,11 +6,12 @@
  * following update carries the fresh resourceVersion.
  */
 import type { Kind } from "../api/kind.js";
-import type { KubeObject, NamespacedName } from "../api/types.js";
+import type { KubeObject, NamespacedName, PartialObjectMetadata } from "../api/types.js";
 import type { Cache, CacheListOptions } from "../cache/cache.js";
-import { defaultTransform } from "../cache/informer.js";
+import { defaultTransform, metadataTransform } from "../cache/informer.js";
 import { toSelectorString } from "../cache/selector.js";
 import type { RestClient } from "../rest/http.js";
+import { partialObjectMetadataAccept, partialObjectMetadataListAccept } from "../rest/media.js";
 import { resourcePath } from "../rest/paths.js";
 import type { RestMapper } from "./mapper.js";
 
@@ -19,6 +20,8 @@ export type PatchType = "merge" | "json" | "strategic";
 export interface GetOptions {
   /** Read from the API server even if the kind is cached. */
   uncached?: boolean;
+  /** Only the object's metadata (PartialObjectMetadata), from the metadata-only informer if any. */
+  metadataOnly?: boolean;
 }
 
 export interface ListOptions extends CacheListOptions {
@@ -57,7 +60,16 @@ export interface StatusWriter {
 }
 
 export interface Client {
+  get<T extends KubeObject>(
+    kind: Kind<T>,
+    key: NamespacedName,
+    opts: GetOptions & { metadataOnly: true },
+  ): Promise<PartialObjectMetadata>;
   get<T extends KubeObject>(kind: Kind<T>, key: NamespacedName, opts?: GetOptions): Promise<T>;
+  list<T extends KubeObject>(
+    kind: Kind<T>,
+    opts: ListOptions & { metadataOnly: true },
+  ): Promise<PartialObjectMetadata[]>;
   list<T extends KubeObject>(kind: Kind<T>, opts?: ListOptions): Promise<T[]>;
   create<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
   update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
@@ -94,21 +106,37 @@ export class CachedClient implements Client {
     this.fieldOwner = opts.fieldOwner ?? "opgen";
   }
 
+  get<T extends KubeObject>(
+    kind: Kind<T>,
+    key: NamespacedName,
+    opts: GetOptions & { metadataOnly: true },
+  ): Promise<PartialObjectMetadata>;
+  get<T extends KubeObject>(kind: Kind<T>, key: NamespacedName, opts?: GetOptions): Promise<T>;
   async get<T extends KubeObject>(
     kind: Kind<T>,
     key: NamespacedName,
     opts: GetOptions = {},
   ): Promise<T> {
-    if (!opts.uncached && this.cache?.synced(kind)) return this.cache.get(kind, key);
+    const sel = { metadataOnly: opts.metadataOnly };
+    if (!opts.uncached && this.cache?.synced(kind, sel)) return this.cache.get(kind, key, sel);
     const obj = await this.rest.request<T>({
       method: "GET",
       path: resourcePath(kind, namespaceOf(kind, key.namespace), key.name),
+      accept: opts.metadataOnly ? partialObjectMetadataAccept : undefined,
     });
-    return defaultTransform(kind, false)(obj);
+    return (opts.metadataOnly ? metadataTransform(kind, false) : defaultTransform(kind, false))(
+      obj,
+    );
   }
 
+  list<T extends KubeObject>(
+    kind: Kind<T>,
+    opts: ListOptions & { metadataOnly: true },
+  ): Promise<PartialObjectMetadata[]>;
+  list<T extends KubeObject>(kind: Kind<T>, opts?: ListOptions): Promise<T[]>;
   async list<T extends KubeObject>(kind: Kind<T>, opts: ListOptions = {}): Promise<T[]> {
-    if (!opts.uncached && this.cache?.synced(kind)) return this.cache.list(kind, opts);
+    const sel = { metadataOnly: opts.metadataOnly };
+    if (!opts.uncached && this.cache?.synced(kind, sel)) return this.cache.list(kind, opts);
     const fields = [
       opts.fieldSelector,
       ...Object.entries(opts.matchingFields ?? {}).map(([k, v]) => `${k}=${v}`),
@@ -121,7 +149,7 @@ export class CachedClient implements Client {
         : opts.labelSelector;
     const out: T[] = [];
     let cont: string | undefined;
-    const fill = defaultTransform(kind, false);
+    const fill = opts.metadataOnly ? metadataTransform(kind, false) : defaultTransform(kind, false);
     do {
       const page = await this.rest.request<{ items?: T[]; metadata?: { continue?: string } }>({
         method: "GET",
@@ -132,6 +160,7 @@ export class CachedClient implements Client {
           limit: 500,
           continue: cont,
         },
+        accept: opts.metadataOnly ? partialObjectMetadataListAccept : undefined,
       });
       for (const item of page.items ?? []) out.push(fill(item));
       cont = page.metadata?.continue || undefined;

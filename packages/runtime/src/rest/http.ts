@@ -31,6 +31,8 @@ export interface RestRequest {
   timeoutMs?: number;
   /** Overrides the client's maxRetries for this request (0: fail on the first answer). */
   retries?: number;
+  /** Accept header (default application/json); e.g. the PartialObjectMetadata media types. */
+  accept?: string;
 }
 
 /** Receives one observation per finished request (the rest_client_* metrics). */
@@ -102,6 +104,7 @@ export class RestClient {
     query: RestRequest["query"],
     onEvent: (event: WatchEvent) => void,
     signal?: AbortSignal,
+    opts: { accept?: string } = {},
   ): Promise<void> {
     const started = performance.now();
     // The server ends the watch after timeoutSeconds; silence well beyond that means a dead peer.
@@ -112,6 +115,7 @@ export class RestClient {
       query: { ...query, watch: 1 },
       signal,
       timeoutMs: serverTimeout > 0 ? (serverTimeout + 60) * 1000 : undefined,
+      accept: opts.accept,
     };
     const res = await this.send(req, true);
     const code = res.statusCode ?? 0;
@@ -189,7 +193,7 @@ export class RestClient {
       if (v !== undefined) url.searchParams.set(k, String(v));
     }
     const headers: Record<string, string> = {
-      Accept: "application/json",
+      Accept: req.accept ?? "application/json",
       "User-Agent": this.userAgent,
     };
     for (const [k, v] of Object.entries(options.headers ?? {})) {

@@ -487,4 +487,71 @@ describe("controller wiring", () => {
       await m.stop();
     }
   });
+
+  it("watches owned objects metadata-only: owner mapping works, the cache holds no data", async () => {
+    const mgr = newManager(env);
+    const ns = await namespace(mgr);
+    const seen: string[] = [];
+    mgr
+      .controller(AppClusterKind)
+      .owns(kinds.Secret, { metadataOnly: true })
+      .complete({
+        reconcile: async (req) => {
+          if (req.namespace === ns) seen.push(req.name);
+          return {};
+        },
+      });
+    const m = run(mgr);
+    try {
+      await mgr.elected;
+      const app = await mgr.client.create(appCluster(ns, "meta"));
+      await eventually(() => expect(seen).toEqual(["meta"]), { timeout: 5000 });
+      const secret = {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "s", namespace: ns, labels: { role: "creds" } },
+        stringData: { password: "hunter2" },
+      };
+      setControllerReference(app, secret);
+      await mgr.client.create(secret);
+      await eventually(() => expect(seen).toEqual(["meta", "meta"]), { timeout: 5000 });
+
+      // Reads of the metadata informer: from the cache, with apiVersion/kind of the real object.
+      const gets = await metric(mgr, "rest_client_requests_total", { method: "GET", code: "200" });
+      const listed = await mgr.client.list(kinds.Secret, {
+        namespace: ns,
+        metadataOnly: true,
+        labelSelector: "role=creds",
+      });
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toEqual({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: expect.objectContaining({ name: "s", namespace: ns, labels: { role: "creds" } }),
+      });
+      expect(Object.keys(listed[0] ?? {})).toEqual(["apiVersion", "kind", "metadata"]);
+      const one = await mgr.client.get(
+        kinds.Secret,
+        { namespace: ns, name: "s" },
+        { metadataOnly: true },
+      );
+      expect(one.metadata?.ownerReferences?.[0]?.name).toBe("meta");
+      expect(await metric(mgr, "rest_client_requests_total", { method: "GET", code: "200" })).toBe(
+        gets,
+      );
+      // The full kind is not cached: a full read goes to the API server and has the data.
+      const full = await mgr.client.get(kinds.Secret, { namespace: ns, name: "s" });
+      expect(full.data?.password).toBe(Buffer.from("hunter2").toString("base64"));
+      // An uncached metadata read asks the server for PartialObjectMetadata.
+      const live = await mgr.client.get(
+        kinds.Secret,
+        { namespace: ns, name: "s" },
+        { metadataOnly: true, uncached: true },
+      );
+      expect(Object.keys(live)).toEqual(["apiVersion", "kind", "metadata"]);
+      expect(live.kind).toBe("Secret");
+    } finally {
+      await m.stop();
+    }
+  });
 });

@@ -2,12 +2,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { restListerWatcher } from "../../src/cache/listwatch.js";
 import { parseBindAddress } from "../../src/healthz/server.js";
 import {
   ApiError,
   isConflict,
   isGone,
   isNotFound,
+  kinds,
   RestClient,
   setupSignalHandler,
 } from "../../src/index.js";
@@ -16,8 +18,14 @@ import type { WatchEvent } from "../../src/rest/http.js";
 let server: http.Server;
 let rest: RestClient;
 let throttled = 0;
-const seen: Array<{ method?: string; url?: string; auth?: string; type?: string; body: string }> =
-  [];
+const seen: Array<{
+  method?: string;
+  url?: string;
+  auth?: string;
+  type?: string;
+  accept?: string;
+  body: string;
+}> = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -29,6 +37,7 @@ beforeAll(async () => {
         url: req.url,
         auth: req.headers.authorization,
         type: req.headers["content-type"],
+        accept: req.headers.accept,
         body,
       });
       const url = new URL(req.url ?? "/", "http://x");
@@ -154,6 +163,28 @@ describe("RestClient", () => {
     const gone = await rest.watch("/gone", {}, () => {}).catch((e) => e);
     expect(isGone(gone)).toBe(true);
     await expect(rest.watch("/badwatch", {}, () => {})).rejects.toThrow(/undecodable watch event/);
+  });
+});
+
+describe("metadata-only list/watch", () => {
+  it("asks for PartialObjectMetadataList and PartialObjectMetadata", async () => {
+    const lw = restListerWatcher(rest, kinds.Secret, { namespace: "ns", metadataOnly: true });
+    const ac = new AbortController();
+    await lw.list({ limit: 5 }, ac.signal).catch(() => {});
+    expect(seen.at(-1)).toMatchObject({
+      url: "/api/v1/namespaces/ns/secrets?limit=5",
+      accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json",
+    });
+    await lw
+      .watch({ resourceVersion: "1", timeoutSeconds: 1 }, () => {}, ac.signal)
+      .catch(() => {});
+    expect(seen.at(-1)?.accept).toBe(
+      "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+    );
+    await restListerWatcher(rest, kinds.Secret, {})
+      .list({ limit: 5 }, ac.signal)
+      .catch(() => {});
+    expect(seen.at(-1)?.accept).toBe("application/json");
   });
 });
 
