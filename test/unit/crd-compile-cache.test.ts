@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,7 +21,9 @@ describe("requireWithCodeCache", () => {
     // Later requires of the same file (ts-morph's, for TypeScript) get the same instance.
     expect(createRequire(file)(file)).toBe(loaded);
     expect(requireWithCodeCache(file)).toBe(loaded);
-    if (!process.env.OPGEN_NO_COMPILE_CACHE) expect(process.listenerCount("exit")).toBe(before + 1);
+    // On Node 20 the cache is written at exit; Node 22's module.enableCompileCache does it itself.
+    const ownCache = !process.env.OPGEN_NO_COMPILE_CACHE && !("enableCompileCache" in Module);
+    expect(process.listenerCount("exit")).toBe(ownCache ? before + 1 : before);
   });
 
   it("does not keep a module whose code throws", () => {
