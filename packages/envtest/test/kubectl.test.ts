@@ -230,21 +230,31 @@ ${data}
     }
   });
 
-  it("deletes with finalizers, waiting until they are removed", async () => {
-    await api(env, "POST", "/apis/example.com/v1/namespaces/k/widgets", {
-      apiVersion: "example.com/v1",
-      kind: "Widget",
-      metadata: { name: "held", finalizers: ["example.com/cleanup"] },
-      spec: { mode: "fast" },
+  it("deletes with finalizers, without and with waiting until they are removed", async () => {
+    const held = (name: string) =>
+      api(env, "POST", "/apis/example.com/v1/namespaces/k/widgets", {
+        apiVersion: "example.com/v1",
+        kind: "Widget",
+        metadata: { name, finalizers: ["example.com/cleanup"] },
+        spec: { mode: "fast" },
+      });
+    await held("nowait");
+    const nowait = await kubectl(env, ["delete", "widget", "nowait", "-n", "k", "--wait=false"]);
+    expect(nowait.stdout.trim()).toBe('widget.example.com "nowait" deleted');
+    const stuck = (await api(env, "GET", "/apis/example.com/v1/namespaces/k/widgets/nowait")).body;
+    expect(stuck.metadata.deletionTimestamp).toBeDefined();
+
+    await held("waited");
+    const deleting = kubectl(env, ["delete", "widget", "waited", "-n", "k", "--timeout=20s"]);
+    // Once kubectl's DELETE has marked the object, it is waiting: release the finalizer.
+    await eventually(async () => {
+      const w = (await api(env, "GET", "/apis/example.com/v1/namespaces/k/widgets/waited")).body;
+      expect(w.metadata.deletionTimestamp).toBeDefined();
     });
-    const nowait = await kubectl(env, ["delete", "widget", "held", "-n", "k", "--wait=false"]);
-    expect(nowait.stdout.trim()).toBe('widget.example.com "held" deleted');
-    const deleting = kubectl(env, ["delete", "widget", "held", "-n", "k", "--timeout=20s"]);
-    await new Promise((r) => setTimeout(r, 500));
     await api(
       env,
       "PATCH",
-      "/apis/example.com/v1/namespaces/k/widgets/held",
+      "/apis/example.com/v1/namespaces/k/widgets/waited",
       { metadata: { finalizers: null } },
       {
         contentType: "application/merge-patch+json",
@@ -252,7 +262,8 @@ ${data}
     );
     const r = await deleting;
     expect(r.code).toBe(0);
-    expect((await kubectl(env, ["get", "widget", "held", "-n", "k"])).code).toBe(1);
+    expect(r.stdout.trim()).toBe('widget.example.com "waited" deleted');
+    expect((await kubectl(env, ["get", "widget", "waited", "-n", "k"])).code).toBe(1);
   });
 
   it("decodes the protobuf bodies of kubectl create namespace|configmap|secret", async () => {
