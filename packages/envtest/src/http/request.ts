@@ -27,10 +27,16 @@ export type Verb =
 
 /** Parses the resource part of a path; undefined when the path is not a resource path. */
 export function parseResourcePath(pathname: string): ResourcePath | undefined {
-  const segs = pathname
-    .split("/")
-    .filter((s) => s !== "")
-    .map(decodeURIComponent);
+  let segs: string[];
+  try {
+    segs = pathname
+      .split("/")
+      .filter((s) => s !== "")
+      .map(decodeURIComponent);
+  } catch {
+    // Malformed percent-encoding names no resource.
+    return undefined;
+  }
   let group: string;
   let version: string;
   let rest: string[];
