@@ -144,6 +144,7 @@ export class Cache {
   async waitForSync(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const all = Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     try {
       await Promise.race([
         all,
@@ -158,13 +159,14 @@ export class Cache {
               ),
             );
           }, timeoutMs);
-          signal?.addEventListener("abort", () => reject(new Error("cache sync aborted")), {
-            once: true,
-          });
+          onAbort = () => reject(new Error("cache sync aborted"));
+          if (signal?.aborted) onAbort();
+          signal?.addEventListener("abort", onAbort, { once: true });
         }),
       ]);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
     }
   }
 
