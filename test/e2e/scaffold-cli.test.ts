@@ -305,6 +305,42 @@ describe("opgen create api", () => {
     ).toEqual(["bases/demo.my.domain_appclusters.yaml", "bases/demo.my.domain_fishes.yaml"]);
   });
 
+  it("adds a second version of a kind without a second controller or second roles", async () => {
+    const before = snapshot(dir);
+    expectOneLineFailure(
+      await runCli(
+        ["create", "api", "--group", "demo", "--version", "v2", "--kind", "AppCluster"],
+        dir,
+      ),
+      /AppCluster already has a controller \(demo\/v1\); pass --controller=false to add only the v2 API/,
+    );
+    expect(snapshot(dir)).toEqual(before);
+    const result = await runCli(
+      [
+        "create",
+        "api",
+        "--group",
+        "demo",
+        "--version",
+        "v2",
+        "--kind",
+        "AppCluster",
+        "--controller=false",
+      ],
+      dir,
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(existsSync(join(dir, "src/api/v2/appcluster.types.ts"))).toBe(true);
+    expect(existsSync(join(dir, "config/samples/demo_v2_appcluster.yaml"))).toBe(true);
+    expect(result.stdout).not.toContain("role.yaml");
+    // Two versions and no storage version: manifests says what to do.
+    const manifests = await runCli(["manifests"], dir);
+    expect(manifests.exitCode).toBe(1);
+    expect(manifests.stderr).toMatch(
+      /none is marked @storageversion; add it to the JSDoc of the version the API server should store/,
+    );
+  });
+
   it.each([
     [
       "a duplicate kind",

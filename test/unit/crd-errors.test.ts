@@ -209,7 +209,7 @@ describe("kinds and versions", () => {
     }
     const r = await generateCrds({ projectDir: dir });
     expect(r.diagnostics.map(formatDiagnostic)).toEqual([
-      `${F}:8:18: kind Thing has 2 versions (v1, v2) but none is marked @storageversion`,
+      `${F}:8:18: kind Thing has 2 versions (v1, v2) but none is marked @storageversion; add it to the JSDoc of the version the API server should store`,
     ]);
     expect(r.files).toEqual([]);
   });

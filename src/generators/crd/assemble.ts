@@ -112,7 +112,7 @@ function assembleOne(
       err(
         (storage[1] ?? kept[0]!).pos,
         storage.length === 0
-          ? `kind ${kind} has ${kept.length} versions (${kept.map((v) => v.version).join(", ")}) but none is marked @storageversion`
+          ? `kind ${kind} has ${kept.length} versions (${kept.map((v) => v.version).join(", ")}) but none is marked @storageversion; add it to the JSDoc of the version the API server should store`
           : `kind ${kind} has more than one @storageversion (${storage.map((v) => v.version).join(", ")})`,
       ),
     );

@@ -59,6 +59,15 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
       `no API types for ${kind} at ${typesFile}: run \`opgen create api\` with --resource=true first`,
     );
   }
+  const otherVersions = project.resources.filter(
+    (r) => r.group === group && r.kind === kind && r.version !== version,
+  );
+  const controlled = otherVersions.find((r) => r.controller);
+  if (options.controller && controlled) {
+    throw new CliError(
+      `${kind} already has a controller (${group}/${controlled.version}); pass --controller=false to add only the ${version} API`,
+    );
+  }
   if (options.resource) {
     const clash = project.resources.find(
       (r) => r.group === group && r.kind === kind && r.version !== version && r.plural !== plural,
@@ -126,18 +135,8 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
     const crdFile = `bases/${qualifiedGroup}_${plural}.yaml`;
     editKustomization(plan, read, "config/crd/kustomization.yaml", crdFile);
 
-    const roles = ["admin", "editor", "viewer"].map((r) => `${lowerKind(kind)}_${r}_role.yaml`);
-    for (const [i, role] of ["admin", "editor", "viewer"].entries()) {
-      plan.create(`config/rbac/${roles[i]}`, renderTemplate(`api/${role}_role.yaml.hbs`, data));
-    }
-    const rbacKustomization = "config/rbac/kustomization.yaml";
-    let text = plan.get(rbacKustomization)?.content ?? read(rbacKustomization);
-    for (const [i, role] of roles.entries()) {
-      text = addKustomizeResource(text, role, rbacKustomization, {
-        comment: i === 0 && !text.includes("are scaffolded by") ? RBAC_ROLES_COMMENT : undefined,
-      });
-    }
-    plan.update(rbacKustomization, text);
+    // Roles are per kind, not per version: the first version of a kind scaffolds them.
+    if (otherVersions.length === 0) planKindRoles(plan, read, kind, data);
   }
 
   if (options.controller) {
@@ -187,4 +186,24 @@ function editKustomization(
   const text = plan.get(path)?.content ?? read(path);
   const next = addKustomizeResource(text, entry, path);
   if (next !== text) plan.update(path, next);
+}
+
+function planKindRoles(
+  plan: FilePlan,
+  read: (path: string) => string,
+  kind: string,
+  data: object,
+): void {
+  const roles = ["admin", "editor", "viewer"].map((r) => `${lowerKind(kind)}_${r}_role.yaml`);
+  for (const [i, role] of ["admin", "editor", "viewer"].entries()) {
+    plan.create(`config/rbac/${roles[i]}`, renderTemplate(`api/${role}_role.yaml.hbs`, data));
+  }
+  const rbacKustomization = "config/rbac/kustomization.yaml";
+  let text = plan.get(rbacKustomization)?.content ?? read(rbacKustomization);
+  for (const [i, role] of roles.entries()) {
+    text = addKustomizeResource(text, role, rbacKustomization, {
+      comment: i === 0 && !text.includes("are scaffolded by") ? RBAC_ROLES_COMMENT : undefined,
+    });
+  }
+  plan.update(rbacKustomization, text);
 }
