@@ -1,11 +1,15 @@
 /**
  * The optional behaviours beyond envtest, switched on per environment: garbage collection with
- * the namespace controller, kubelet/controller simulation, RBAC authorization. Access reviews
+ * the namespace controller, simulation of the node (scheduler, kubelet) and of the workload
+ * controllers, RBAC authorization. Access reviews
  * are always answered (everything is allowed when RBAC is off).
  */
+
+import { storageVersion } from "./api/types.js";
 import { RbacAuthorizer } from "./auth/rbac.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { Simulator } from "./controllers/simulator.js";
+import { WorkloadControllers } from "./controllers/workloads.js";
 import type { ApiServer } from "./server.js";
 
 export interface FeatureOptions {
@@ -28,6 +32,16 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
   if (opts.simulate) {
     server.systemCreate("", "v1", "nodes", Simulator.node());
     server.controllers.push(new Simulator(server.store));
+    server.controllers.push(
+      new WorkloadControllers(server.store, {
+        create: (group, version, resource, obj) =>
+          server.systemCreate(group, version, resource, obj),
+        delete: (group, resource, obj) => {
+          const info = server.registry.get(group, resource);
+          if (info) server.rest.deleteStored(info, storageVersion(info), obj, {});
+        },
+      }),
+    );
   }
   const authorizer = new RbacAuthorizer(server.store);
   if (opts.auth === "rbac") {

@@ -229,7 +229,7 @@ describe("simulation (simulate: true)", () => {
     await env?.stop();
   });
 
-  it("runs pods and reports workloads ready", async () => {
+  it("runs pods", async () => {
     await api(env, "POST", "/api/v1/namespaces/default/pods", {
       metadata: { name: "p" },
       spec: { containers: [{ name: "c", image: "nginx" }] },
@@ -243,6 +243,16 @@ describe("simulation (simulate: true)", () => {
         "True",
       );
     });
+    const nodes = await kubectl(env, ["get", "nodes"]);
+    expect(nodes.stdout).toMatch(/^envtest-node\s+Ready\s+<none>\s+\S+\s+v1\.32\.0$/m);
+    // A bound pod terminates gracefully; the simulated kubelet removes it.
+    await api(env, "DELETE", "/api/v1/namespaces/default/pods/p");
+    await eventually(async () =>
+      expect((await api(env, "GET", "/api/v1/namespaces/default/pods/p")).status).toBe(404),
+    );
+  });
+
+  it("runs deployments through ReplicaSets and pods, and rolls them", async () => {
     await api(env, "POST", "/apis/apps/v1/namespaces/default/deployments", {
       metadata: { name: "web" },
       spec: {
@@ -263,8 +273,6 @@ describe("simulation (simulate: true)", () => {
         availableReplicas: 3,
       });
     });
-    const nodes = await kubectl(env, ["get", "nodes"]);
-    expect(nodes.stdout).toMatch(/^envtest-node\s+Ready\s+<none>\s+\S+\s+v1\.32\.0$/m);
     const wait = await kubectl(env, [
       "wait",
       "deployment/web",
@@ -272,11 +280,77 @@ describe("simulation (simulate: true)", () => {
       "--timeout=10s",
     ]);
     expect(wait.stdout.trim()).toBe("deployment.apps/web condition met");
-    // A bound pod terminates gracefully; the simulated kubelet removes it.
-    await api(env, "DELETE", "/api/v1/namespaces/default/pods/p");
-    await eventually(async () =>
-      expect((await api(env, "GET", "/api/v1/namespaces/default/pods/p")).status).toBe(404),
+    // The deployment controller made one ReplicaSet, which made three running pods.
+    const rs = (await api(env, "GET", "/apis/apps/v1/namespaces/default/replicasets")).body.items;
+    expect(rs).toHaveLength(1);
+    expect(rs[0].metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{10}$/);
+    expect(rs[0].metadata.ownerReferences[0]).toMatchObject({
+      kind: "Deployment",
+      name: "web",
+      controller: true,
+    });
+    const pods = (await api(env, "GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Dweb"))
+      .body.items;
+    expect(pods).toHaveLength(3);
+    expect(pods.every((p: { status: { phase: string } }) => p.status.phase === "Running")).toBe(
+      true,
     );
+    // Scaling down with a new template rolls to a new ReplicaSet.
+    await api(
+      env,
+      "PATCH",
+      "/apis/apps/v1/namespaces/default/deployments/web",
+      { spec: { replicas: 1, template: { metadata: { labels: { app: "web", v: "2" } } } } },
+      { contentType: "application/strategic-merge-patch+json" },
+    );
+    await eventually(async () => {
+      const list = (
+        await api(env, "GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Dweb")
+      ).body.items;
+      expect(
+        list.map((p: { metadata: { labels: Record<string, string> } }) => p.metadata.labels.v),
+      ).toEqual(["2"]);
+      const d = (await api(env, "GET", "/apis/apps/v1/namespaces/default/deployments/web")).body;
+      expect(d.status).toMatchObject({
+        observedGeneration: 2,
+        readyReplicas: 1,
+        updatedReplicas: 1,
+      });
+    });
+    // Deleting the Deployment removes its ReplicaSets and pods through the garbage collector.
+    await api(env, "DELETE", "/apis/apps/v1/namespaces/default/deployments/web");
+    await eventually(async () => {
+      expect(
+        (await api(env, "GET", "/apis/apps/v1/namespaces/default/replicasets")).body.items,
+      ).toHaveLength(0);
+      expect(
+        (await api(env, "GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Dweb")).body
+          .items,
+      ).toHaveLength(0);
+    });
+  });
+
+  it("runs statefulsets with ordinal pods", async () => {
+    await api(env, "POST", "/apis/apps/v1/namespaces/default/statefulsets", {
+      metadata: { name: "db" },
+      spec: {
+        replicas: 2,
+        serviceName: "db",
+        selector: { matchLabels: { app: "db" } },
+        template: {
+          metadata: { labels: { app: "db" } },
+          spec: { containers: [{ name: "c", image: "postgres" }] },
+        },
+      },
+    });
+    await eventually(async () => {
+      const names = (
+        await api(env, "GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Ddb")
+      ).body.items.map((p: { metadata: { name: string } }) => p.metadata.name);
+      expect(names).toEqual(["db-0", "db-1"]);
+      const sts = (await api(env, "GET", "/apis/apps/v1/namespaces/default/statefulsets/db")).body;
+      expect(sts.status).toMatchObject({ replicas: 2, readyReplicas: 2 });
+    });
   });
 });
 

@@ -1,9 +1,8 @@
 /**
- * `simulate: true`: what a scheduler, a kubelet and the workload controllers would report, so
- * tutorials and tests see real outcomes without a cluster. A Ready node `envtest-node` exists;
- * pods are bound to it and become Running/Ready with a pod IP shortly after creation, and
- * terminate promptly when deleted; Deployments, ReplicaSets and StatefulSets report all
- * replicas ready and available. No containers run and no child ReplicaSets or pods are created.
+ * `simulate: true`, the node side: what a scheduler and a kubelet would do, so tutorials and tests
+ * see real outcomes without a cluster. A Ready node `envtest-node` exists; pods are bound to it
+ * and become Running/Ready with a pod IP shortly after creation, and terminate promptly when
+ * deleted. No containers run. (The workload controllers are in workloads.ts.)
  */
 import { nowTime } from "../api/meta.js";
 import type { JsonObject, KubeObject } from "../api/types.js";
@@ -12,7 +11,6 @@ import { modify, remove } from "../store/writes.js";
 
 export const simulatedNode = "envtest-node";
 const podsBucket = "/pods";
-const workloads = new Set(["apps/deployments", "apps/replicasets", "apps/statefulsets"]);
 
 export class Simulator {
   private unsubscribe: () => void = () => {};
@@ -68,8 +66,6 @@ export class Simulator {
     const ns = ev.object.metadata?.namespace;
     const name = ev.object.metadata?.name ?? "";
     if (ev.bucket === podsBucket) this.later(() => this.reconcilePod(ns, name));
-    else if (workloads.has(ev.bucket))
-      this.later(() => this.reconcileWorkload(ev.bucket, ns, name));
     else if (ev.bucket === "/nodes" && name === simulatedNode)
       this.later(() => this.readyNode(name));
   }
@@ -161,58 +157,6 @@ export class Simulator {
           lastState: {},
         })),
       };
-    });
-  }
-
-  private reconcileWorkload(bucket: string, namespace: string | undefined, name: string): void {
-    const obj = this.store.get(bucket, namespace, name);
-    if (!obj || obj.metadata?.deletionTimestamp) return;
-    const spec = (obj.spec ?? {}) as JsonObject;
-    const replicas = typeof spec.replicas === "number" ? spec.replicas : 1;
-    const generation = obj.metadata?.generation ?? 1;
-    const now = nowTime();
-    modify(this.store, bucket, obj, (c) => {
-      const prev = (c.status ?? {}) as JsonObject;
-      const status: JsonObject = {
-        ...prev,
-        observedGeneration: generation,
-        replicas,
-        readyReplicas: replicas,
-        availableReplicas: replicas,
-      };
-      if (bucket === "apps/replicasets") status.fullyLabeledReplicas = replicas;
-      if (bucket === "apps/deployments") {
-        status.updatedReplicas = replicas;
-        const prevConds = (prev.conditions as JsonObject[] | undefined) ?? [];
-        const keep = (type: string) =>
-          prevConds.find((x) => x.type === type && x.status === "True");
-        status.conditions = [
-          keep("Available") ?? {
-            type: "Available",
-            status: "True",
-            lastUpdateTime: now,
-            lastTransitionTime: now,
-            reason: "MinimumReplicasAvailable",
-            message: "Deployment has minimum availability.",
-          },
-          keep("Progressing") ?? {
-            type: "Progressing",
-            status: "True",
-            lastUpdateTime: now,
-            lastTransitionTime: now,
-            reason: "NewReplicaSetAvailable",
-            message: `ReplicaSet "${name}" has successfully progressed.`,
-          },
-        ];
-      }
-      if (bucket === "apps/statefulsets") {
-        status.currentReplicas = replicas;
-        status.updatedReplicas = replicas;
-        status.currentRevision = prev.currentRevision ?? `${name}-1`;
-        status.updateRevision = prev.updateRevision ?? `${name}-1`;
-        status.collisionCount = prev.collisionCount ?? 0;
-      }
-      c.status = status;
     });
   }
 }
