@@ -656,6 +656,42 @@ describe("events", () => {
   });
 });
 
+describe("core/v1 event validation", () => {
+  it("checks namespaces of old-style events and the reporting fields of new-style ones", async () => {
+    const events = "/api/v1/namespaces/objects/events";
+    const mismatch = await api(env, "POST", events, {
+      metadata: { name: "e1" },
+      involvedObject: { kind: "ConfigMap", name: "x", namespace: "other" },
+      reason: "R",
+    });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.body.message).toBe(
+      'Event "e1" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+    );
+    const incomplete = await api(env, "POST", events, {
+      metadata: { name: "e2" },
+      involvedObject: { kind: "ConfigMap", name: "x", namespace: "objects" },
+      eventTime: new Date().toISOString(),
+    });
+    expect(incomplete.body.message).toBe(
+      'Event "e2" is invalid: [reportingComponent: Required value, reportingInstance: Required value, action: Required value, reason: Required value]',
+    );
+    expect(incomplete.body.details.kind).toBe("Event");
+    const ok = await api(env, "POST", events, {
+      metadata: { name: "e3" },
+      involvedObject: { kind: "ConfigMap", name: "x", namespace: "objects" },
+      eventTime: new Date().toISOString(),
+      reportingComponent: "example.com/controller",
+      reportingInstance: "pod-1",
+      action: "Sync",
+      reason: "Synced",
+      type: "Normal",
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.eventTime).toMatch(/\.\d{6}Z$/);
+  });
+});
+
 describe("errors", () => {
   it("answers unknown paths and subresources with 404 Status and bad methods with 405", async () => {
     const unknown = await api(env, "GET", "/apis/nope.example.com/v1/things");

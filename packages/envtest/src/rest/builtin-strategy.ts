@@ -4,7 +4,7 @@
  * Secret) and the names each kind accepts.
  */
 import type { FieldError } from "../api/errors.js";
-import { type NameRule, normalizeMicroTime } from "../api/meta.js";
+import { type NameRule, normalizeMicroTime, qualifiedNameErrors } from "../api/meta.js";
 import { isObject, type JsonObject, type KubeObject, type ResourceInfo } from "../api/types.js";
 
 /** How a kind's metadata.name is validated. */
@@ -253,18 +253,7 @@ export function validateBuiltin(info: ResourceInfo, o: KubeObject): FieldError[]
       });
     }
   }
-  if (key === "/events") {
-    const involved = obj(o.involvedObject);
-    const ns = o.metadata?.namespace ?? "";
-    if (involved.namespace && involved.namespace !== ns) {
-      errs.push({
-        type: "FieldValueInvalid",
-        field: "involvedObject.namespace",
-        value: involved.namespace,
-        detail: "does not match event.namespace",
-      });
-    }
-  }
+  if (key === "/events") errs.push(...validateCoreEvent(o));
   if (key === "events.k8s.io/events") {
     if (!o.eventTime) errs.push({ type: "FieldValueRequired", field: "eventTime", detail: "" });
     if (o.type !== "Normal" && o.type !== "Warning") {
@@ -278,6 +267,66 @@ export function validateBuiltin(info: ResourceInfo, o: KubeObject): FieldError[]
     for (const f of ["reportingController", "reportingInstance", "action", "reason"]) {
       if (!o[f]) errs.push({ type: "FieldValueRequired", field: f, detail: "" });
     }
+  }
+  return errs;
+}
+
+/** legacyValidateEvent (`pkg/apis/core/validation/events.go`) as applied to core/v1 writes. */
+function validateCoreEvent(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const involvedNs = String(obj(o.involvedObject).namespace ?? "");
+  const ns = o.metadata?.namespace ?? "";
+  const mismatch = (): FieldError => ({
+    type: "FieldValueInvalid",
+    field: "involvedObject.namespace",
+    value: involvedNs,
+    detail: "does not match event.namespace",
+  });
+  const str = (v: unknown) => (typeof v === "string" ? v : "");
+  if (!o.eventTime) {
+    // Old-style events: the namespaces must agree (cluster-scoped objects: "" or "default").
+    if (involvedNs === "" ? ns !== "" && ns !== "default" : ns !== involvedNs)
+      errs.push(mismatch());
+    return errs;
+  }
+  if (involvedNs === "" && ns !== "default" && ns !== "kube-system") errs.push(mismatch());
+  const controller = str(o.reportingComponent);
+  if (!controller)
+    errs.push({ type: "FieldValueRequired", field: "reportingComponent", detail: "" });
+  else {
+    for (const m of qualifiedNameErrors(controller)) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "reportingComponent",
+        value: controller,
+        detail: m,
+      });
+    }
+  }
+  const limited: [string, unknown, number][] = [
+    ["reportingInstance", o.reportingInstance, 128],
+    ["action", o.action, 128],
+    ["reason", o.reason, 128],
+  ];
+  for (const [field, value, limit] of limited) {
+    const v = str(value);
+    if (!v) errs.push({ type: "FieldValueRequired", field, detail: "" });
+    else if (v.length > limit) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field,
+        value: "",
+        detail: `can have at most ${limit} characters`,
+      });
+    }
+  }
+  if (str(o.message).length > 1024) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "message",
+      value: "",
+      detail: "can have at most 1024 characters",
+    });
   }
   return errs;
 }
