@@ -89,6 +89,13 @@ describe("published packages", () => {
     },
   );
 
+  it("lists the runtime's production dependencies in its README", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "packages/runtime/package.json"), "utf8"));
+    const readme = readFileSync(join(REPO_ROOT, "packages/runtime/README.md"), "utf8");
+    const listed = [...readme.matchAll(/^\| `([^`]+)`/gm)].map((m) => m[1]!.replace(/ .*$/, ""));
+    expect(listed.sort()).toEqual(Object.keys(pkg.dependencies).sort());
+  });
+
   it("keeps the three versions in step", () => {
     const version = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version;
     expect(packs.opgen!.version).toBe(version);
