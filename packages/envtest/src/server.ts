@@ -39,7 +39,7 @@ export class ApiServer {
   readonly tls: TlsMaterial = mintTlsMaterial();
   readonly watches = new Set<{ close(): void }>();
   readonly controllers: Controller[] = [];
-  private readonly serviceIps = new ServiceIpAllocator();
+  private readonly serviceIps: ServiceIpAllocator;
   /** Hooks for fault injection and authorization, set by the environment. */
   before?: (attrs: Attributes) => Promise<void>;
   authorize?: (attrs: Attributes) => string | undefined;
@@ -53,10 +53,8 @@ export class ApiServer {
   constructor(private readonly options: ApiServerOptions = {}) {
     this.store = new Store(options.historyLimit ?? 10_000);
     this.rest = new ObjectRest(this.store);
+    this.serviceIps = new ServiceIpAllocator(this.store);
     this.rest.hooks.push(crdAdmission, this.serviceIps);
-    this.store.subscribe(bucketKey("", "services"), (ev) => {
-      if (ev.type === "DELETED") this.serviceIps.release(ev.object);
-    });
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
     this.bootstrap();

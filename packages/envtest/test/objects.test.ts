@@ -656,6 +656,62 @@ describe("events", () => {
   });
 });
 
+describe("built-in validation", () => {
+  it("rejects a Deployment whose selector does not match its template", async () => {
+    const r = await api(env, "POST", "/apis/apps/v1/namespaces/objects/deployments", {
+      metadata: { name: "mismatch" },
+      spec: {
+        selector: { matchLabels: { app: "a" } },
+        template: {
+          metadata: { labels: { app: "b" } },
+          spec: { containers: [{ name: "c", image: "nginx" }] },
+        },
+      },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'Deployment.apps "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
+    );
+  });
+
+  it("requires containers with names and images, and valid ports", async () => {
+    const r = await api(env, "POST", "/api/v1/namespaces/objects/pods", {
+      metadata: { name: "bad-pod" },
+      spec: { containers: [{ name: "Web", ports: [{ containerPort: 70000 }] }] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.map((c: { field: string }) => c.field)).toEqual([
+      "spec.containers[0].name",
+      "spec.containers[0].image",
+      "spec.containers[0].ports[0].containerPort",
+    ]);
+    expect(r.body.message).toContain(
+      "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+    );
+    const empty = await api(env, "POST", "/api/v1/namespaces/objects/pods", {
+      metadata: { name: "empty" },
+      spec: {},
+    });
+    expect(empty.body.message).toBe('Pod "empty" is invalid: spec.containers: Required value');
+  });
+
+  it("checks Service ports and types and ConfigMap keys", async () => {
+    const svc = await api(env, "POST", "/api/v1/namespaces/objects/services", {
+      metadata: { name: "svc" },
+      spec: { type: "Magic", ports: [{ port: 80 }, { port: 0, name: "b" }] },
+    });
+    expect(svc.body.message).toBe(
+      'Service "svc" is invalid: [spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort", spec.ports[0].name: Required value, spec.ports[1].port: Invalid value: 0: must be between 1 and 65535, inclusive]',
+    );
+    const cm = await api(env, "POST", "/api/v1/namespaces/objects/configmaps", {
+      metadata: { name: "keys" },
+      data: { "bad key": "x" },
+    });
+    expect(cm.status).toBe(422);
+    expect(cm.body.details.causes[0].field).toBe("data[bad key]");
+  });
+});
+
 describe("core/v1 event validation", () => {
   it("checks namespaces of old-style events and the reporting fields of new-style ones", async () => {
     const events = "/api/v1/namespaces/objects/events";

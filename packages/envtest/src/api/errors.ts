@@ -39,8 +39,18 @@ export interface FieldError {
   detail?: string;
 }
 
+/** A value already rendered the way Go's `%#v` prints it (structs, typed maps). */
+export class GoValue {
+  constructor(readonly text: string) {}
+}
+
+export function goValue(text: string): GoValue {
+  return new GoValue(text);
+}
+
 /** Renders a value as Go's field errors do: strings quoted, numbers and booleans bare. */
 export function renderValue(v: unknown): string {
+  if (v instanceof GoValue) return v.text;
   if (typeof v === "string") return JSON.stringify(v);
   // Go renders unsigned integers (resourceVersion's uint64) as hex.
   if (typeof v === "bigint") return `0x${v.toString(16)}`;

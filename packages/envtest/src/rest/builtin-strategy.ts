@@ -6,6 +6,12 @@
 import type { FieldError } from "../api/errors.js";
 import { type NameRule, normalizeMicroTime, qualifiedNameErrors } from "../api/meta.js";
 import { isObject, type JsonObject, type KubeObject, type ResourceInfo } from "../api/types.js";
+import {
+  validateConfigKeys,
+  validatePodSpec,
+  validateService,
+  validateWorkload,
+} from "./workload-validation.js";
 
 /** How a kind's metadata.name is validated. */
 export function nameRuleFor(info: ResourceInfo): NameRule {
@@ -254,6 +260,18 @@ export function validateBuiltin(info: ResourceInfo, o: KubeObject): FieldError[]
     }
   }
   if (key === "/events") errs.push(...validateCoreEvent(o));
+  const workloadKinds: Record<string, string> = {
+    "apps/deployments": "Deployment",
+    "apps/replicasets": "ReplicaSet",
+    "apps/statefulsets": "StatefulSet",
+    "apps/daemonsets": "DaemonSet",
+    "batch/jobs": "Job",
+  };
+  if (workloadKinds[key]) errs.push(...validateWorkload(workloadKinds[key]!, o));
+  if (key === "/pods") errs.push(...validatePodSpec(o.spec, "spec"));
+  if (key === "/services") errs.push(...validateService(o));
+  if (key === "/configmaps") errs.push(...validateConfigKeys(o, ["data", "binaryData"]));
+  if (key === "/secrets") errs.push(...validateConfigKeys(o, ["data"]));
   if (key === "events.k8s.io/events") {
     if (!o.eventTime) errs.push({ type: "FieldValueRequired", field: "eventTime", detail: "" });
     if (o.type !== "Normal" && o.type !== "Warning") {

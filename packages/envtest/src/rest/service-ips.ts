@@ -2,10 +2,12 @@
  * Service cluster IP allocation, as kube-apiserver's service registry does it: a Service other
  * than ExternalName or headless (`clusterIP: None`) gets the next free address of the service
  * range 10.96.0.0/12 (10.96.0.1 belongs to the `kubernetes` Service), in `clusterIP` and
- * `clusterIPs`; the address is immutable afterwards.
+ * `clusterIPs`; the address is immutable afterwards. Addresses in use are read from the stored
+ * Services, so a request that fails validation, a dry run or a deletion needs no bookkeeping.
  */
-import { errors } from "../api/errors.js";
+import { errors, goValue } from "../api/errors.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import type { Store } from "../store/store.js";
 import type { AdmissionHook } from "./objects.js";
 import type { RequestScope } from "./scope.js";
 
@@ -19,8 +21,17 @@ function ipOf(n: number): string {
 
 export class ServiceIpAllocator implements AdmissionHook {
   private next = 2;
-  /** 10.96.0.1 is claimed by the `kubernetes` Service the server creates at start. */
-  private readonly used = new Set<string>();
+
+  constructor(private readonly store: Store) {}
+
+  private used(): Set<string> {
+    const used = new Set<string>();
+    for (const svc of this.store.list("/services")) {
+      const ip = ((svc.spec ?? {}) as JsonObject).clusterIP;
+      if (typeof ip === "string") used.add(ip);
+    }
+    return used;
+  }
 
   admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
     if (scope.info.group !== "" || scope.info.resource !== "services") return;
@@ -51,41 +62,30 @@ export class ServiceIpAllocator implements AdmissionHook {
       spec.clusterIPs = ["None"];
       return;
     }
+    const used = this.used();
     if (typeof spec.clusterIP === "string" && spec.clusterIP !== "") {
-      if (this.used.has(spec.clusterIP)) {
+      if (used.has(spec.clusterIP)) {
         throw errors.invalid("Service", "", obj.metadata?.name ?? "", [
           {
             type: "FieldValueInvalid",
             field: "spec.clusterIPs",
-            value: [spec.clusterIP],
+            value: goValue(`[]string{${JSON.stringify(spec.clusterIP)}}`),
             detail: `failed to allocate IP ${spec.clusterIP}: provided IP is already allocated`,
           },
         ]);
       }
-      if (scope.query.getAll("dryRun").length === 0) this.used.add(spec.clusterIP);
       spec.clusterIPs = [spec.clusterIP];
       return;
     }
-    // A dry run shows the address a real create would get, without taking it.
-    const dryRun = scope.query.getAll("dryRun").length > 0;
     for (let i = 0, n = this.next; i < size; i++, n = n + 1 >= size - 1 ? 2 : n + 1) {
       const ip = ipOf(n);
-      if (!this.used.has(ip)) {
-        if (!dryRun) {
-          this.used.add(ip);
-          this.next = n + 1 >= size - 1 ? 2 : n + 1;
-        }
+      if (!used.has(ip)) {
+        this.next = n + 1 >= size - 1 ? 2 : n + 1;
         spec.clusterIP = ip;
         spec.clusterIPs = [ip];
         return;
       }
     }
     throw errors.internal("failed to allocate a serviceIP: range is full");
-  }
-
-  /** Returns an address to the pool when its Service is deleted. */
-  release(obj: KubeObject): void {
-    const ip = ((obj.spec ?? {}) as JsonObject).clusterIP;
-    if (typeof ip === "string") this.used.delete(ip);
   }
 }
