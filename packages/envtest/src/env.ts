@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeConfig, KubernetesObjectApi } from "@kubernetes/client-node";
+import { KubeConfig, type KubernetesObject, KubernetesObjectApi } from "@kubernetes/client-node";
 import type { KubeObject } from "./api/types.js";
 import { crdBucket } from "./controllers/crd-controller.js";
 import type { Crd } from "./crd/crd.js";
@@ -125,23 +125,24 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
   const kc = new KubeConfig();
   kc.loadFromDefault();
   const client = KubernetesObjectApi.makeApiClient(kc);
-  const crds = readCrdFiles(options.crdDirectoryPaths ?? []);
+  // client-node types metadata timestamps as Date; CRD manifests carry none, so the shapes agree.
+  const crds = readCrdFiles(options.crdDirectoryPaths ?? []) as unknown as KubernetesObject[];
   for (const crd of crds) {
     try {
-      await client.create(crd as never);
+      await client.create(crd);
     } catch (e) {
       if ((e as { code?: number }).code !== 409) throw e;
-      const live = await client.read(crd as never);
+      const live = await client.read(crd);
       await client.replace({
         ...crd,
         metadata: { ...crd.metadata, resourceVersion: live.metadata?.resourceVersion },
-      } as never);
+      });
     }
   }
   await waitFor(
     async () => {
       for (const crd of crds) {
-        const live = (await client.read(crd as never)) as unknown as KubeObject;
+        const live = (await client.read(crd)) as unknown as KubeObject;
         if (!isEstablished(live)) return false;
       }
       return true;
@@ -149,7 +150,7 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
     "CRDs to be Established",
     30_000,
   );
-  const unsupported = (what: string) => () => {
+  const unsupported = (what: string) => (): never => {
     throw new Error(`${what} is not available with USE_EXISTING_CLUSTER=true`);
   };
   const cluster = kc.getCurrentCluster();
@@ -159,8 +160,8 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
     kubeconfigPath:
       process.env.KUBECONFIG?.split(":")[0] ?? join(process.env.HOME ?? "", ".kube", "config"),
     adminToken: kc.getCurrentUser()?.token ?? "",
-    tokenFor: unsupported("tokenFor") as never,
-    kubeConfigFor: unsupported("kubeConfigFor") as never,
+    tokenFor: unsupported("tokenFor"),
+    kubeConfigFor: unsupported("kubeConfigFor"),
     faults: {
       dropWatches: unsupported("faults.dropWatches"),
       expireHistory: unsupported("faults.expireHistory"),
