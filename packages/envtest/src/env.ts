@@ -127,12 +127,17 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
   const client = KubernetesObjectApi.makeApiClient(kc);
   // client-node types metadata timestamps as Date; CRD manifests carry none, so the shapes agree.
   const crds = readCrdFiles(options.crdDirectoryPaths ?? []) as unknown as KubernetesObject[];
+  const header = (o: KubernetesObject) => ({
+    apiVersion: o.apiVersion ?? "",
+    kind: o.kind ?? "",
+    metadata: { name: o.metadata?.name ?? "" },
+  });
   for (const crd of crds) {
     try {
       await client.create(crd);
     } catch (e) {
       if ((e as { code?: number }).code !== 409) throw e;
-      const live = await client.read(crd);
+      const live = await client.read(header(crd));
       await client.replace({
         ...crd,
         metadata: { ...crd.metadata, resourceVersion: live.metadata?.resourceVersion },
@@ -142,7 +147,7 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
   await waitFor(
     async () => {
       for (const crd of crds) {
-        const live = (await client.read(crd)) as unknown as KubeObject;
+        const live = (await client.read(header(crd))) as unknown as KubeObject;
         if (!isEstablished(live)) return false;
       }
       return true;
