@@ -316,6 +316,49 @@ describe("CRD lifecycle", () => {
     );
   });
 
+  it("rejects invalid defaults and list-map keys that are neither required nor defaulted", async () => {
+    const badDefault = crd("d.example.com", "things", "Thing", {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: { replicas: { type: "integer", minimum: 1, default: 0 } },
+        },
+      },
+    });
+    const r = await api(env, "POST", crds, badDefault);
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes).toContainEqual({
+      reason: "FieldValueInvalid",
+      message: "Invalid value: 0: spec.replicas in body should be greater than or equal to 1",
+      field:
+        "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].default",
+    });
+    const badKeys = crd("k.example.com", "things", "Thing", {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: {
+            ports: {
+              type: "array",
+              "x-kubernetes-list-type": "map",
+              "x-kubernetes-list-map-keys": ["name"],
+              items: { type: "object", properties: { name: { type: "string" } } },
+            },
+          },
+        },
+      },
+    });
+    const r2 = await api(env, "POST", crds, badKeys);
+    expect(r2.status).toBe(422);
+    expect(r2.body.details.causes[0]).toMatchObject({
+      field:
+        "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items.properties[name]",
+      reason: "FieldValueRequired",
+    });
+  });
+
   it("reports name conflicts in NamesAccepted", async () => {
     const dup = crd("example.com", "gizmos", "Widget", { type: "object" });
     await api(env, "POST", crds, dup);

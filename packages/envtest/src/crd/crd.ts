@@ -7,6 +7,8 @@ import type { FieldError } from "../api/errors.js";
 import { dnsLabelErrors, dnsSubdomainErrors } from "../api/meta.js";
 import { compareVersions } from "../api/registry.js";
 import {
+  deepClone,
+  deepEqual,
   getPath,
   isObject,
   type JsonObject,
@@ -16,6 +18,8 @@ import {
   type ResourceVersionInfo,
   type Schema,
 } from "../api/types.js";
+import { prune } from "../schema/prune.js";
+import { validateSchema } from "../schema/validate.js";
 
 export interface CrdNames {
   plural: string;
@@ -74,7 +78,19 @@ export function defaultCrd(crd: Crd): void {
   }
 }
 
-function schemaStructuralErrors(s: Schema, path: string, errs: FieldError[], root: boolean): void {
+/**
+ * Structural-schema rules, plus the checks on defaults (`apiext: validation.go
+ * validateStructuralDefaults`): a default must be valid against its own node's schema once
+ * pruned, and list-map keys must be required or defaulted. `dataPath` is the node's path in
+ * objects (`spec.replicas`), used in the default's validation message.
+ */
+function schemaStructuralErrors(
+  s: Schema,
+  path: string,
+  errs: FieldError[],
+  root: boolean,
+  dataPath = "",
+): void {
   const intOrString = s["x-kubernetes-int-or-string"] === true;
   const preserve = s["x-kubernetes-preserve-unknown-fields"] === true;
   if (!s.type && !intOrString && !preserve && !root) {
@@ -109,14 +125,65 @@ function schemaStructuralErrors(s: Schema, path: string, errs: FieldError[], roo
       detail: "must not be empty if x-kubernetes-list-type is map",
     });
   }
+  if (s["x-kubernetes-list-type"] === "map" && isObject(s.items)) {
+    const item = s.items as Schema;
+    for (const key of s["x-kubernetes-list-map-keys"] ?? []) {
+      const prop = item.properties?.[key];
+      if (!prop) {
+        errs.push({
+          type: "FieldValueRequired",
+          field: `${path}.items.properties[${key}]`,
+          detail:
+            "entries in x-kubernetes-list-map-keys must correspond to required or defaulted properties",
+        });
+      } else if (!(item.required ?? []).includes(key) && prop.default === undefined) {
+        errs.push({
+          type: "FieldValueRequired",
+          field: `${path}.items.properties[${key}]`,
+          detail:
+            "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
+        });
+      }
+    }
+  }
+  if (s.default !== undefined && !root) {
+    const value = deepClone(s.default);
+    if (isObject(value)) prune(value, s, false);
+    if (!deepEqual(value, s.default)) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: `${path}.default`,
+        value: s.default,
+        detail: "must not have unknown fields",
+      });
+    } else {
+      for (const e of validateSchema(value, s, dataPath)) {
+        errs.push({ ...e, field: `${path}.default` });
+      }
+    }
+  }
   for (const [k, child] of Object.entries(s.properties ?? {})) {
-    if (isObject(child))
-      schemaStructuralErrors(child as Schema, `${path}.properties[${k}]`, errs, false);
+    if (isObject(child)) {
+      schemaStructuralErrors(
+        child as Schema,
+        `${path}.properties[${k}]`,
+        errs,
+        false,
+        dataPath ? `${dataPath}.${k}` : k,
+      );
+    }
   }
   if (isObject(s.additionalProperties)) {
-    schemaStructuralErrors(s.additionalProperties, `${path}.additionalProperties`, errs, false);
+    schemaStructuralErrors(
+      s.additionalProperties,
+      `${path}.additionalProperties`,
+      errs,
+      false,
+      `${dataPath}[*]`,
+    );
   }
-  if (isObject(s.items)) schemaStructuralErrors(s.items as Schema, `${path}.items`, errs, false);
+  if (isObject(s.items))
+    schemaStructuralErrors(s.items as Schema, `${path}.items`, errs, false, `${dataPath}[*]`);
 }
 
 /** ValidateCustomResourceDefinition: the checks a client hits in practice. */
