@@ -432,4 +432,12 @@ spec:
     expect(events.stdout).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/m);
     expect(events.stdout).toMatch(/\s+Normal\s+Reconciled\s+widget\/described\s+all good$/m);
   });
+
+  it("explains custom resources from their CRD schema", async () => {
+    const r = await kubectl(env, ["explain", "widgets.spec.mode"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^KIND:\s+Widget$/m);
+    expect(r.stdout).toMatch(/^FIELD: mode <string>$/m);
+    expect(r.stdout).toContain("ENUM:\n    fast\n    slow\n");
+  });
 });

@@ -4,6 +4,7 @@
  * verifier looks for before `apply`/`create -f` with default validation. Deliberately no
  * strategic-merge request bodies and no component schemas (see apiserver-spec §2.5): kubectl
  * then builds client-side apply patches from its compiled-in types, as against real clusters.
+ * Custom resources' schemas are included as components, for `kubectl explain`.
  */
 import { createHash } from "node:crypto";
 import type { Registry } from "../api/registry.js";
@@ -37,8 +38,18 @@ export function openApiGroupVersion(
   const entries = registry.resourcesIn(group, version);
   if (entries.length === 0) return undefined;
   const paths: JsonObject = {};
+  const schemas: JsonObject = {};
   const prefix = `/${gvPath(group, version)}`;
-  for (const { info } of entries) {
+  for (const { info, version: v } of entries) {
+    if (info.custom && v.schema) {
+      // CRD schemas let `kubectl explain` describe custom resources; no request bodies are
+      // declared, so kubectl keeps building client-side apply patches as JSON merge patches.
+      const reversed = group.split(".").reverse().join(".");
+      schemas[`${reversed}.${version}.${info.kind}`] = {
+        ...v.schema,
+        "x-kubernetes-group-version-kind": [{ group, kind: info.kind, version }],
+      };
+    }
     const path = info.namespaced
       ? `${prefix}/namespaces/{namespace}/${info.resource}/{name}`
       : `${prefix}/${info.resource}/{name}`;
@@ -60,5 +71,6 @@ export function openApiGroupVersion(
     openapi: "3.0.0",
     info: { title: "Kubernetes", version: "v1.32.0" },
     paths,
+    ...(Object.keys(schemas).length ? { components: { schemas } } : {}),
   };
 }
