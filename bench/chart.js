@@ -1,30 +1,37 @@
-// The scaling chart of the benchmark (manifests time vs kinds, memory vs objects), rendered to SVG
-// with Vega (a bench-only dev dependency) from the rows whose names carry a size.
+// The scaling chart of the benchmark (manifests time vs kinds next to its peers, envtest memory vs
+// objects), rendered to SVG with Vega (a bench-only dev dependency) from rows whose names carry a size.
 import * as vega from "vega";
 
-const SERIES = [
-  { pattern: /^manifests\.kinds(\d+)$/, title: "opgen manifests: time (ms) vs kinds", peer: true },
+const PANELS = [
   {
-    pattern: /^envtest\.memory(\d+)k?$/,
-    title: "envtest: bytes per stored object vs objects (k)",
-    peer: false,
+    title: "opgen manifests: time (ms) vs kinds (30 fields each)",
+    series: [
+      { pattern: /^manifests\.kinds(\d+)$/, opgen: true, peer: true },
+      { pattern: /^manifests\.kinds(\d+)\.tjs$/, opgen: false, peer: true },
+    ],
+  },
+  {
+    title: "envtest: KiB per stored object vs objects (thousands)",
+    series: [{ pattern: /^envtest\.memory-per-object\.(\d+)k$/, opgen: true, peer: false }],
   },
 ];
 
-function panel(rows, { pattern, title, peer }) {
+function panel(rows, { title, series }) {
   const values = [];
-  for (const r of rows) {
-    const m = pattern.exec(r.name);
-    if (!m) continue;
-    values.push({ x: Number(m[1]), y: r.value, series: "opgen" });
-    if (peer && r.peerValue !== undefined)
-      values.push({ x: Number(m[1]), y: r.peerValue, series: r.peer });
+  for (const { pattern, opgen, peer } of series) {
+    for (const r of rows) {
+      const m = pattern.exec(r.name);
+      if (!m) continue;
+      if (opgen) values.push({ x: Number(m[1]), y: r.value, series: "opgen" });
+      if (peer && r.peerValue !== undefined)
+        values.push({ x: Number(m[1]), y: r.peerValue, series: r.peer });
+    }
   }
-  return values.length > 1 ? { title, values } : undefined;
+  return values.filter((v) => v.series === "opgen").length > 1 ? { title, values } : undefined;
 }
 
 export async function renderChart(rows) {
-  const panels = SERIES.map((s) => panel(rows, s)).filter(Boolean);
+  const panels = PANELS.map((p) => panel(rows, p)).filter(Boolean);
   if (panels.length === 0) return undefined;
   const width = 360;
   const height = 220;
@@ -42,7 +49,7 @@ export async function renderChart(rows) {
           name: "x",
           type: "linear",
           domain: { data: `d${i}`, field: "x" },
-          range: "width",
+          range: [0, width],
           zero: true,
           nice: true,
         },
@@ -50,7 +57,7 @@ export async function renderChart(rows) {
           name: "y",
           type: "linear",
           domain: { data: `d${i}`, field: "y" },
-          range: "height",
+          range: [height, 0],
           zero: true,
           nice: true,
         },
@@ -65,7 +72,7 @@ export async function renderChart(rows) {
         { orient: "bottom", scale: "x", grid: false },
         { orient: "left", scale: "y", grid: true },
       ],
-      legends: [{ fill: "c", orient: "top-left" }],
+      legends: [{ fill: "c", orient: "bottom", direction: "horizontal", labelLimit: 400 }],
       marks: [
         {
           type: "group",
