@@ -359,6 +359,24 @@ describe("CRD lifecycle", () => {
     });
   });
 
+  it("warns about unqualified finalizers, but not about the CRD's own", async () => {
+    const c = await api(
+      env,
+      "POST",
+      crds,
+      crd("w.example.com", "things", "Thing", { type: "object" }),
+    );
+    expect(c.status).toBe(201);
+    expect(c.body.metadata.finalizers).toEqual(["customresourcecleanup.apiextensions.k8s.io"]);
+    expect(c.headers.warning).toBeUndefined();
+    const cm = await api(env, "POST", "/api/v1/namespaces/default/configmaps", {
+      metadata: { name: "fin", finalizers: ["cleanup"] },
+    });
+    expect(cm.headers.warning).toBe(
+      '299 - "metadata.finalizers: \\"cleanup\\": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"',
+    );
+  });
+
   it("reports name conflicts in NamesAccepted", async () => {
     const dup = crd("example.com", "gizmos", "Widget", { type: "object" });
     await api(env, "POST", crds, dup);

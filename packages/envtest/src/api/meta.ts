@@ -251,14 +251,19 @@ export function validateObjectMeta(
 /** Warnings for finalizer names that are not domain-qualified (apimachinery 1.27+). */
 export function finalizerWarnings(obj: KubeObject): string[] {
   const out: string[] = [];
-  const standard = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
-  (obj.metadata?.finalizers ?? []).forEach((f, i) => {
+  // IsStandardFinalizerName: the system's own finalizers never warn.
+  const standard = new Set([
+    "kubernetes",
+    "orphan",
+    "foregroundDeletion",
+    "customresourcecleanup.apiextensions.k8s.io",
+  ]);
+  for (const f of obj.metadata?.finalizers ?? []) {
     if (!standard.has(f) && !f.includes("/") && qualifiedNameErrors(f).length === 0) {
       out.push(
         `metadata.finalizers: "${f}": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`,
       );
     }
-    void i;
-  });
+  }
   return out;
 }
