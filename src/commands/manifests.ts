@@ -70,6 +70,16 @@ export async function runManifests(
 ): Promise<void> {
   const projectDir = opts.projectDir ?? process.cwd();
   const outputDir = (opts.outputDir ?? DEFAULT_CRD_OUTPUT).replace(/\/+$/, "");
+  // Outside a project with nothing to read, writing config/ here would only litter the folder.
+  const inputs = [...(opts.paths ?? ["src/api"]), ...(opts.rbacPaths ?? ["src"])];
+  if (
+    !existsSync(join(projectDir, "PROJECT")) &&
+    !inputs.some((p) => existsSync(join(projectDir, p)))
+  ) {
+    throw new CliError(
+      `nothing to generate in ${projectDir}: no PROJECT file and no ${inputs.join(" or ")} folder; run opgen manifests in an opgen project (or pass --paths)`,
+    );
+  }
   const sources = await ProjectSources.create(projectDir);
   const crd = await generateCrds({
     projectDir,

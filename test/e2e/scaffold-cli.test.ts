@@ -426,6 +426,10 @@ describe("opgen create api", () => {
       ),
       /no PROJECT file in .*: run this command in a project created by `opgen init`/,
     );
+    expectOneLineFailure(
+      await runCli(["manifests"], empty),
+      /nothing to generate in .*: no PROJECT file/,
+    );
     expect(snapshot(empty)).toEqual({});
   });
 });
