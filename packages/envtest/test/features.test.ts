@@ -280,6 +280,8 @@ describe("simulation (simulate: true)", () => {
       "--timeout=10s",
     ]);
     expect(wait.stdout.trim()).toBe("deployment.apps/web condition met");
+    const rollout = await kubectl(env, ["rollout", "status", "deployment/web", "--timeout=10s"]);
+    expect(rollout.stdout.trim()).toBe('deployment "web" successfully rolled out');
     // The deployment controller made one ReplicaSet, which made three running pods.
     const rs = (await api(env, "GET", "/apis/apps/v1/namespaces/default/replicasets")).body.items;
     expect(rs).toHaveLength(1);
