@@ -445,6 +445,42 @@ describe("server-side apply", () => {
   });
 });
 
+describe("server-side apply on built-ins", () => {
+  it("merges Service ports by port, keeping each", async () => {
+    const svc = (ports: object[]) =>
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name: "ssa-svc" },
+        spec: { selector: { app: "x" }, ports },
+      });
+    const path = "/api/v1/namespaces/objects/services/ssa-svc";
+    const created = await api(
+      env,
+      "PATCH",
+      `${path}?fieldManager=a`,
+      svc([
+        { name: "http", port: 80 },
+        { name: "https", port: 443 },
+      ]),
+      {
+        contentType: "application/apply-patch+yaml",
+      },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.spec.ports.map((p: { port: number }) => p.port)).toEqual([80, 443]);
+    const entry = created.body.metadata.managedFields.find(
+      (e: { manager: string }) => e.manager === "a",
+    );
+    // Keyed by port (the applied items carry no protocol), not by the container-port key.
+    expect(Object.keys(entry.fieldsV1["f:spec"]["f:ports"]).sort()).toEqual([
+      ".",
+      'k:{"port":443}',
+      'k:{"port":80}',
+    ]);
+  });
+});
+
 describe("dryRun", () => {
   it("runs the pipeline without persisting", async () => {
     const before = (await api(env, "GET", widgets)).body.metadata.resourceVersion;

@@ -71,11 +71,22 @@ export function listShape(
   return { type: "atomic", keys: [] };
 }
 
+/** Service ports share the field name `ports` with container ports but are keyed by `port`. */
+const servicePortKeys = ["port", "protocol"];
+
 export function itemKey(item: unknown, shape: ListShape): string | undefined {
   if (shape.type === "set") return `v:${JSON.stringify(item)}`;
   if (shape.type === "map" && isObject(item)) {
+    let keys = shape.keys;
+    if (
+      keys[0] === "containerPort" &&
+      item.containerPort === undefined &&
+      item.port !== undefined
+    ) {
+      keys = servicePortKeys;
+    }
     const k: JsonObject = {};
-    for (const key of [...shape.keys].sort()) if (item[key] !== undefined) k[key] = item[key];
+    for (const key of [...keys].sort()) if (item[key] !== undefined) k[key] = item[key];
     return `k:${JSON.stringify(k)}`;
   }
   return undefined;
