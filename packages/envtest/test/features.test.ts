@@ -332,6 +332,42 @@ describe("simulation (simulate: true)", () => {
     });
   });
 
+  it("runs jobs to completion", async () => {
+    const bad = await api(env, "POST", "/apis/batch/v1/namespaces/default/jobs", {
+      metadata: { name: "nope" },
+      spec: { template: { spec: { containers: [{ name: "c", image: "busybox" }] } } },
+    });
+    expect(bad.body.message).toBe(
+      'Job.batch "nope" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"',
+    );
+    await api(env, "POST", "/apis/batch/v1/namespaces/default/jobs", {
+      metadata: { name: "once" },
+      spec: {
+        completions: 2,
+        template: {
+          spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] },
+        },
+      },
+    });
+    const wait = await kubectl(env, [
+      "wait",
+      "job/once",
+      "--for=condition=complete",
+      "--timeout=10s",
+    ]);
+    expect(wait.stdout.trim()).toBe("job.batch/once condition met");
+    const job = (await api(env, "GET", "/apis/batch/v1/namespaces/default/jobs/once")).body;
+    expect(job.status).toMatchObject({ succeeded: 2, ready: 0 });
+    expect(job.status.completionTime).toBeDefined();
+    const pods = (
+      await api(env, "GET", "/api/v1/namespaces/default/pods?labelSelector=job-name%3Donce")
+    ).body.items;
+    expect(pods.map((p: { status: { phase: string } }) => p.status.phase)).toEqual([
+      "Succeeded",
+      "Succeeded",
+    ]);
+  });
+
   it("runs statefulsets with ordinal pods", async () => {
     await api(env, "POST", "/apis/apps/v1/namespaces/default/statefulsets", {
       metadata: { name: "db" },

@@ -2,7 +2,8 @@
  * `simulate: true`, the node side: what a scheduler and a kubelet would do, so tutorials and tests
  * see real outcomes without a cluster. A Ready node `envtest-node` exists; pods are bound to it
  * and become Running/Ready with a pod IP shortly after creation, and terminate promptly when
- * deleted. No containers run. (The workload controllers are in workloads.ts.)
+ * deleted; a Job's pods then run to completion (Succeeded). No containers run. (The workload
+ * controllers are in workloads.ts.)
  */
 import { nowTime } from "../api/meta.js";
 import type { JsonObject, KubeObject } from "../api/types.js";
@@ -113,6 +114,10 @@ export class Simulator {
       return;
     }
     const status = (pod.status ?? {}) as JsonObject;
+    if (status.phase === "Running" && ownedByJob(pod)) {
+      this.complete(pod);
+      return;
+    }
     if (status.phase === "Running" || status.phase === "Succeeded" || status.phase === "Failed")
       return;
     const spec = (pod.spec ?? {}) as JsonObject;
@@ -159,4 +164,33 @@ export class Simulator {
       };
     });
   }
+
+  /** A Job's pod runs to completion: its containers exit 0. */
+  private complete(pod: KubeObject): void {
+    const now = nowTime();
+    modify(this.store, podsBucket, pod, (c) => {
+      const status = (c.status ?? {}) as JsonObject;
+      status.phase = "Succeeded";
+      status.conditions = ((status.conditions as JsonObject[] | undefined) ?? []).map((cond) =>
+        cond.type === "Ready" || cond.type === "ContainersReady"
+          ? { ...cond, status: "False", reason: "PodCompleted", lastTransitionTime: now }
+          : cond,
+      );
+      status.containerStatuses = ((status.containerStatuses as JsonObject[] | undefined) ?? []).map(
+        (cs) => ({
+          ...cs,
+          ready: false,
+          started: false,
+          state: {
+            terminated: { exitCode: 0, reason: "Completed", startedAt: now, finishedAt: now },
+          },
+        }),
+      );
+      c.status = status;
+    });
+  }
+}
+
+function ownedByJob(pod: KubeObject): boolean {
+  return (pod.metadata?.ownerReferences ?? []).some((r) => r.controller && r.kind === "Job");
 }

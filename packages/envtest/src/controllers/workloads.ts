@@ -23,6 +23,7 @@ const buckets = {
   replicasets: "apps/replicasets",
   statefulsets: "apps/statefulsets",
   daemonsets: "apps/daemonsets",
+  jobs: "batch/jobs",
   pods: "/pods",
 };
 
@@ -150,6 +151,7 @@ export class WorkloadControllers {
     else if (bucket === buckets.replicasets) this.replicaSet(o);
     else if (bucket === buckets.statefulsets) this.statefulSet(o);
     else if (bucket === buckets.daemonsets) this.daemonSet(o);
+    else if (bucket === buckets.jobs) this.job(o);
   }
 
   private ownedPods(owner: KubeObject): KubeObject[] {
@@ -392,6 +394,70 @@ export class WorkloadControllers {
         numberAvailable: ready,
         ...(ready < 1 ? { numberUnavailable: 1 - ready } : {}),
       };
+    });
+  }
+
+  /** Jobs: run pods until `completions` succeeded, `parallelism` at a time, then Complete. */
+  private job(job: KubeObject): void {
+    const js = spec(job);
+    const uid = job.metadata?.uid ?? "";
+    const name = job.metadata?.name ?? "";
+    const completions = typeof js.completions === "number" ? js.completions : 1;
+    const parallelism = typeof js.parallelism === "number" ? js.parallelism : 1;
+    const status = (job.status ?? {}) as JsonObject;
+    const done = ((status.conditions as JsonObject[] | undefined) ?? []).some(
+      (c) => c.type === "Complete" && c.status === "True",
+    );
+    const pods = this.ownedPods(job);
+    const phase = (p: KubeObject) => (p.status as JsonObject | undefined)?.phase;
+    const succeeded = pods.filter((p) => phase(p) === "Succeeded").length;
+    const active = pods.filter((p) => phase(p) !== "Succeeded" && phase(p) !== "Failed");
+    if (!done && !js.suspend) {
+      for (let n = active.length; n < parallelism && succeeded + n < completions; n++) {
+        this.newPod(job, {
+          generateName: `${name}-`,
+          labels: {
+            "batch.kubernetes.io/controller-uid": uid,
+            "batch.kubernetes.io/job-name": name,
+            "controller-uid": uid,
+            "job-name": name,
+          },
+        });
+      }
+    }
+    const live = this.ownedPods(job).filter(
+      (p) => phase(p) !== "Succeeded" && phase(p) !== "Failed",
+    );
+    const now = nowTime();
+    modify(this.store, buckets.jobs, job, (c) => {
+      const prev = (c.status ?? {}) as JsonObject;
+      const complete = succeeded >= completions;
+      const reached = {
+        status: "True",
+        lastProbeTime: now,
+        lastTransitionTime: now,
+        reason: "CompletionsReached",
+        message: "Reached expected number of succeeded pods",
+      };
+      c.status = {
+        ...prev,
+        startTime: prev.startTime ?? now,
+        ...(live.length ? { active: live.length } : {}),
+        ...(succeeded ? { succeeded } : {}),
+        ready: live.filter(isReady).length,
+        terminating: 0,
+        uncountedTerminatedPods: {},
+        ...(complete
+          ? {
+              completionTime: prev.completionTime ?? now,
+              conditions: (prev.conditions as JsonObject[] | undefined) ?? [
+                { type: "SuccessCriteriaMet", ...reached },
+                { type: "Complete", ...reached },
+              ],
+            }
+          : {}),
+      };
+      if (!live.length) delete (c.status as JsonObject).active;
     });
   }
 }
