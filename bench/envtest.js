@@ -125,7 +125,7 @@ export async function run({ quick }) {
   );
   rows.push(
     row("envtest.start-to-ready", "ms", starts, {
-      note: `first start in a process ${round(coldMs)} ms (RSA key)`,
+      note: `first start in a process ${round(coldMs)} ms (RSA key and certificates, then shared)`,
     }),
   );
   rows.push(row("envtest.stop", "ms", summarize(stops)));

@@ -11,7 +11,7 @@ import type { KubeObject } from "./api/types.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { crdAdmission } from "./crd/admission.js";
-import { mintTlsMaterial, type TlsMaterial } from "./http/certs.js";
+import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
 import { serverSideApply } from "./rest/apply.js";
 import { ObjectRest } from "./rest/objects.js";
@@ -36,7 +36,7 @@ export class ApiServer {
   readonly store: Store;
   readonly rest: ObjectRest;
   readonly auth = new TokenAuthenticator();
-  readonly tls: TlsMaterial = mintTlsMaterial();
+  readonly tls: TlsMaterial = tlsMaterial();
   readonly watches = new Set<{ close(): void }>();
   readonly controllers: Controller[] = [];
   private readonly serviceIps: ServiceIpAllocator;

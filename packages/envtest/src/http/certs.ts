@@ -2,7 +2,9 @@
  * Mints the TLS material of one envtest server: a self-signed CA and a serving certificate for
  * 127.0.0.1/localhost signed by it. Node cannot issue X.509 certificates, so node-forge builds
  * them; the RSA key pair comes from Node's native crypto (milliseconds instead of forge's
- * pure-JS seconds) and is generated once per process, because tests start many servers.
+ * pure-JS seconds). Key and certificates are made once per process and shared by every server
+ * it starts (each still has its own port, tokens and state): tests start many servers, and
+ * signing two certificates in JavaScript costs more than everything else a start does.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import forge from "node-forge";
@@ -31,6 +33,14 @@ function serial(): string {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0] ?? 0) & 0x7f;
   return bytes.toString("hex");
+}
+
+let cachedMaterial: TlsMaterial | undefined;
+
+/** The process's CA and serving certificate (valid for 127.0.0.1, ::1 and localhost). */
+export function tlsMaterial(): TlsMaterial {
+  cachedMaterial ??= mintTlsMaterial();
+  return cachedMaterial;
 }
 
 /** Issues a fresh CA and a serving certificate valid for 127.0.0.1, ::1 and localhost. */
