@@ -105,7 +105,7 @@ export function buildProgram(): Command {
     .option("--no-gc", "disable garbage collection of dependents")
     .option(
       "--simulate",
-      "simulate kubelet and built-in controllers (pods Ready, deployments available)",
+      "simulate a node, the kubelet and workload controllers (pods Running and Ready; Deployments, StatefulSets, DaemonSets create pods; Jobs complete)",
     )
     .addOption(
       new Option("--auth <mode>", "authorization mode").choices(["none", "rbac"]).default("none"),
