@@ -80,9 +80,12 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
   await env.stop();
-  if (!stopping && result.exitCode !== 0) {
+  if (result.exitCode !== 0) {
+    // On Ctrl-C the operator gets SIGTERM and must drain and exit 0, as it would in a Pod.
     throw new CliError(
-      `the operator exited with code ${result.exitCode ?? result.signal}; see its log above`,
+      stopping
+        ? `the operator did not shut down cleanly on SIGTERM (exit ${result.exitCode ?? result.signal}); see its log above`
+        : `the operator exited with code ${result.exitCode ?? result.signal}; see its log above`,
     );
   }
 }

@@ -151,7 +151,9 @@ describe("a generated project", () => {
       } finally {
         dev.kill("SIGINT");
         const result = await dev;
+        // opgen dev exits 0 only if the operator drained and exited 0 on its SIGTERM.
         expect(result.exitCode, output).toBe(0);
+        expect(output).toContain("Manager stopped");
       }
     }, 120_000);
   });
