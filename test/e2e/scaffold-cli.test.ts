@@ -111,6 +111,18 @@ describe("opgen init", () => {
     expect(readFileSync(join(other, "src/main.ts"), "utf8")).not.toContain("Copyright");
   });
 
+  it("builds a non-root image of production dependencies on an LTS Node", () => {
+    const dockerfile = readFileSync(join(dir, "Dockerfile"), "utf8");
+    expect(dockerfile).toMatch(/^ARG NODE_VERSION=22$/m);
+    expect(dockerfile).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS build$/m);
+    expect(dockerfile).toMatch(
+      /^FROM gcr\.io\/distroless\/nodejs\$\{NODE_VERSION\}-debian12:nonroot$/m,
+    );
+    expect(dockerfile).toContain("npm prune --omit=dev");
+    expect(dockerfile).toMatch(/^USER 65532:65532$/m);
+    expect(readFileSync(join(dir, ".dockerignore"), "utf8")).toMatch(/^\*$/m);
+  });
+
   it("hardens the manager Deployment", () => {
     const docs = readFileSync(join(dir, "config/manager/manager.yaml"), "utf8")
       .split(/^---$/m)
