@@ -111,6 +111,19 @@ describe("opgen init", () => {
     expect(readFileSync(join(other, "src/main.ts"), "utf8")).not.toContain("Copyright");
   });
 
+  it("writes a CI workflow that checks manifests, builds and tests on the LTS Node lines", () => {
+    const workflow = parse(readFileSync(join(dir, ".github/workflows/ci.yml"), "utf8"));
+    expect(workflow.jobs.test.strategy.matrix["node-version"]).toEqual([22, 24]);
+    const steps = workflow.jobs.test.steps;
+    expect(steps[1].with["node-version"]).toBe("${{ matrix.node-version }}");
+    expect(steps.map((s: { run?: string }) => s.run).filter(Boolean)).toEqual([
+      "npm ci",
+      "npx opgen manifests --check",
+      "npm run build",
+      "npm test",
+    ]);
+  });
+
   it("builds a non-root image of production dependencies on an LTS Node", () => {
     const dockerfile = readFileSync(join(dir, "Dockerfile"), "utf8");
     expect(dockerfile).toMatch(/^ARG NODE_VERSION=22$/m);
