@@ -28,8 +28,10 @@ const internals = Module as unknown as NodeModuleInternals;
 export function requireWithCodeCache(path: string): unknown {
   const cached = internals._cache[path];
   if (cached) return cached.exports;
-  if (process.env.OPGEN_NO_COMPILE_CACHE || typeof internals.enableCompileCache === "function") {
-    internals.enableCompileCache?.(join(tmpdir(), "opgen-compile-cache"));
+  if (process.env.OPGEN_NO_COMPILE_CACHE) return createRequire(path)(path);
+  if (typeof internals.enableCompileCache === "function") {
+    // Node >= 22.1: the cache of every module compiled from here on, written by Node itself.
+    internals.enableCompileCache(join(tmpdir(), "opgen-compile-cache"));
     return createRequire(path)(path);
   }
   let cacheFile: string | undefined;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { requireWithCodeCache } from "../../src/generators/compile-cache.js";
 
 const dir = mkdtempSync(join(tmpdir(), "opgen-cc-"));
@@ -24,6 +24,26 @@ describe("requireWithCodeCache", () => {
     // On Node 20 the cache is written at exit; Node 22's module.enableCompileCache does it itself.
     const ownCache = !process.env.OPGEN_NO_COMPILE_CACHE && !("enableCompileCache" in Module);
     expect(process.listenerCount("exit")).toBe(ownCache ? before + 1 : before);
+  });
+
+  it("OPGEN_NO_COMPILE_CACHE=1 turns the cache off, Node's own (22.1+) included", () => {
+    const file = join(dir, "off.cjs");
+    writeFileSync(file, "exports.off = true;\n");
+    const internals = Module as unknown as { enableCompileCache?: (dir?: string) => unknown };
+    const own = Object.getOwnPropertyDescriptor(internals, "enableCompileCache");
+    const enable = vi.fn();
+    internals.enableCompileCache = enable;
+    vi.stubEnv("OPGEN_NO_COMPILE_CACHE", "1");
+    const before = process.listenerCount("exit");
+    try {
+      expect(requireWithCodeCache(file)).toEqual({ off: true });
+      expect(enable).not.toHaveBeenCalled();
+      expect(process.listenerCount("exit")).toBe(before);
+    } finally {
+      vi.unstubAllEnvs();
+      if (own) Object.defineProperty(internals, "enableCompileCache", own);
+      else delete internals.enableCompileCache;
+    }
   });
 
   it("does not keep a module whose code throws", () => {
