@@ -26,6 +26,35 @@ describe("requireWithCodeCache", () => {
     expect(process.listenerCount("exit")).toBe(ownCache ? before + 1 : before);
   });
 
+  it("falls back to vm.Script with its own code cache where Node has none (20, 22.0)", () => {
+    const file = join(dir, "vm.cjs");
+    writeFileSync(file, "exports.vm = __filename;\n");
+    const internals = Module as unknown as {
+      _cache: Record<string, unknown>;
+      enableCompileCache?: (dir?: string) => unknown;
+    };
+    const own = Object.getOwnPropertyDescriptor(internals, "enableCompileCache");
+    delete internals.enableCompileCache;
+    vi.stubEnv("OPGEN_NO_COMPILE_CACHE", "");
+    try {
+      const before = process.listeners("exit");
+      expect(requireWithCodeCache(file)).toEqual({ vm: file });
+      const added = process.listeners("exit").filter((l) => !before.includes(l));
+      expect(added).toHaveLength(1);
+      // Run the exit hook now: it writes the cache, which the next process (here: a fresh load) uses.
+      process.removeListener("exit", added[0] as () => void);
+      (added[0] as (code: number) => void)(0);
+      delete internals._cache[file];
+      const again = process.listenerCount("exit");
+      expect(requireWithCodeCache(file)).toEqual({ vm: file });
+      expect(process.listenerCount("exit")).toBe(again);
+    } finally {
+      vi.unstubAllEnvs();
+      delete internals._cache[file];
+      if (own) Object.defineProperty(internals, "enableCompileCache", own);
+    }
+  });
+
   it("OPGEN_NO_COMPILE_CACHE=1 turns the cache off, Node's own (22.1+) included", () => {
     const file = join(dir, "off.cjs");
     writeFileSync(file, "exports.off = true;\n");
