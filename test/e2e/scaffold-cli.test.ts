@@ -4,8 +4,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import { runCli, snapshot, tempDir } from "../helpers/cli.js";
 
 function expectOneLineFailure(
@@ -134,6 +135,33 @@ describe("opgen init", () => {
     expect(dockerfile).toContain("npm prune --omit=dev");
     expect(dockerfile).toMatch(/^USER 65532:65532$/m);
     expect(readFileSync(join(dir, ".dockerignore"), "utf8")).toMatch(/^\*$/m);
+  });
+
+  it("renders config/default with the optional prometheus and network-policy parts switched on", async () => {
+    const other = join(tempDir(), "metrics-op");
+    mkdirSync(other);
+    expect((await runCli(["init", "--skip-install"], other)).exitCode).toBe(0);
+    const file = join(other, "config/default/kustomization.yaml");
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain("#- ../prometheus\n");
+    expect(text).toContain("#- ../network-policy\n");
+    writeFileSync(
+      file,
+      text
+        .replace("#- ../prometheus", "- ../prometheus")
+        .replace("#- ../network-policy", "- ../network-policy"),
+    );
+    const { stdout } = await execa("kubectl", ["kustomize", join(other, "config/default")]);
+    const objects = parseAllDocuments(stdout).map((d) => d.toJS());
+    const monitor = objects.find((o) => o.kind === "ServiceMonitor");
+    expect(monitor.metadata).toMatchObject({
+      name: "metrics-op-controller-manager-metrics-monitor",
+      namespace: "metrics-op-system",
+    });
+    expect(monitor.spec.endpoints[0]).toEqual({ path: "/metrics", port: "http", scheme: "http" });
+    const policy = objects.find((o) => o.kind === "NetworkPolicy");
+    expect(policy.metadata.namespace).toBe("metrics-op-system");
+    expect(policy.spec.ingress[0].ports).toEqual([{ port: 8080, protocol: "TCP" }]);
   });
 
   it("hardens the manager Deployment", () => {
