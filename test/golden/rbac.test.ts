@@ -3,10 +3,15 @@
  * markers and whose `role.yaml` is what controller-gen writes for the same markers; opgen must
  * produce it byte for byte.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateRbac } from "../../src/generators/rbac/index.js";
+import { planCreateApi } from "../../src/generators/scaffold/api-plan.js";
+import { resolveDependencySpecs } from "../../src/generators/scaffold/context.js";
+import { planInit } from "../../src/generators/scaffold/init-plan.js";
+import { readProject } from "../../src/project/project-file.js";
 import { CONTROLLER_GEN_FIXTURES } from "../helpers/shared.js";
 
 const CASES = join(import.meta.dirname, "rbac");
@@ -38,10 +43,27 @@ describe("role.yaml golden files", () => {
   });
 
   it("the scaffolded AppCluster controller gets the role Kubebuilder's scaffold gets, without warnings", async () => {
-    const { files, diagnostics, report } = await generateRbac({
-      projectDir: join(CASES, "scaffold"),
-      report: true,
-    });
+    // The real templates, not a copy of them: scaffold a project, then generate its role.
+    const projectDir = mkdtempSync(join(tmpdir(), "opgen-rbac-scaffold-"));
+    planInit({
+      projectName: "demo",
+      domain: "my.domain",
+      owner: "The demo Authors",
+      license: "apache2",
+      multigroup: false,
+      specs: resolveDependencySpecs(),
+      emptyRole: { path: "config/rbac/role.yaml", content: "" },
+    }).write(projectDir);
+    planCreateApi(projectDir, readProject(projectDir), {
+      group: "demo",
+      version: "v1",
+      kind: "AppCluster",
+      plural: "appclusters",
+      namespaced: true,
+      resource: true,
+      controller: true,
+    }).write(projectDir);
+    const { files, diagnostics, report } = await generateRbac({ projectDir, report: true });
     expect(diagnostics).toEqual([]);
     expect(files[0]!.content).toBe(readFileSync(join(CASES, "scaffold/role.yaml"), "utf8"));
     expect(report).toContain("reconciler AppClusterReconciler");
