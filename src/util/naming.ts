@@ -82,11 +82,6 @@ export function pluralOf(kind: string): string {
   return pluralize.plural(lower);
 }
 
-/** The regular plural Kubebuilder derives (used to decide whether PROJECT must record `plural`). */
-export function isRegularPlural(kind: string, plural: string): boolean {
-  return pluralOf(kind) === plural;
-}
-
 /** `AppCluster` → `appcluster`: file names, the controller name and RBAC role names. */
 export function lowerKind(kind: string): string {
   return kind.toLowerCase();
