@@ -1,0 +1,166 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import {
+  builtinResources,
+  definition,
+  definitionName,
+  description,
+  expandSchema,
+  findResource,
+  preferredVersion,
+} from "../src/catalog/index.js";
+
+describe("catalog resources", () => {
+  it("resolves kinds and plurals to discovery facts, preferred version by default", () => {
+    const deploy = findResource({ group: "apps", kind: "Deployment" })!;
+    expect(deploy).toMatchObject({
+      version: "v1",
+      plural: "deployments",
+      singular: "deployment",
+      namespaced: true,
+      shortNames: ["deploy"],
+      categories: ["all"],
+      stability: "ga",
+    });
+    expect(deploy.verbs).toEqual([
+      "create",
+      "delete",
+      "deletecollection",
+      "get",
+      "list",
+      "patch",
+      "update",
+      "watch",
+    ]);
+    expect(deploy.subresources.map((s) => s.name)).toEqual(["scale", "status"]);
+    expect(deploy.subresources[0]).toMatchObject({
+      group: "autoscaling",
+      version: "v1",
+      kind: "Scale",
+    });
+    expect(findResource({ group: "", plural: "namespaces" })).toMatchObject({
+      kind: "Namespace",
+      namespaced: false,
+      shortNames: ["ns"],
+    });
+    expect(findResource({ group: "autoscaling", kind: "HorizontalPodAutoscaler" })!.version).toBe(
+      "v2",
+    );
+    expect(
+      findResource({ group: "autoscaling", version: "v1", kind: "HorizontalPodAutoscaler" }),
+    ).toBeDefined();
+    expect(preferredVersion("autoscaling")).toBe("v2");
+    expect(findResource({ group: "apps", kind: "Nope" })).toBeUndefined();
+  });
+
+  it("keeps verbs as served: componentstatuses cannot be watched, namespaces not deleted by collection", () => {
+    expect(findResource({ group: "", plural: "componentstatuses" })!.verbs).toEqual([
+      "get",
+      "list",
+    ]);
+    expect(findResource({ group: "", plural: "namespaces" })!.verbs).not.toContain(
+      "deletecollection",
+    );
+    expect(findResource({ group: "", plural: "bindings" })!.verbs).toEqual(["create"]);
+    const sa = findResource({ group: "", plural: "serviceaccounts" })!;
+    expect(sa.subresources).toEqual([
+      {
+        name: "token",
+        group: "authentication.k8s.io",
+        version: "v1",
+        kind: "TokenRequest",
+        verbs: ["create"],
+      },
+    ]);
+  });
+
+  it("lists every GA group of 1.32 with one preferred version each", () => {
+    const ga = builtinResources().filter((r) => r.stability === "ga");
+    const groups = new Set(ga.map((r) => r.group));
+    for (const g of [
+      "",
+      "apps",
+      "batch",
+      "rbac.authorization.k8s.io",
+      "coordination.k8s.io",
+      "policy",
+    ]) {
+      expect(groups).toContain(g);
+    }
+    for (const g of groups) {
+      const preferred = new Set(
+        builtinResources()
+          .filter((r) => r.group === g && r.preferred)
+          .map((r) => r.version),
+      );
+      expect([...preferred], g).toHaveLength(1);
+    }
+  });
+});
+
+describe("catalog definitions", () => {
+  it("keeps list-map keys, patch strategies and the +default values", () => {
+    const spec = definition("io.k8s.api.core.v1.ServiceSpec")!;
+    expect(spec.properties!.ports).toMatchObject({
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["port", "protocol"],
+      "x-kubernetes-patch-merge-key": "port",
+      "x-kubernetes-patch-strategy": "merge",
+      items: { $ref: "io.k8s.api.core.v1.ServicePort" },
+    });
+    expect(definition("io.k8s.api.core.v1.ServicePort")!.properties!.protocol!.default).toBe("TCP");
+    expect(definition("io.k8s.api.core.v1.LocalObjectReference")!.properties!.name!.default).toBe(
+      "",
+    );
+    expect(definition("io.k8s.api.core.v1.LocalObjectReference")!["x-kubernetes-map-type"]).toBe(
+      "atomic",
+    );
+    expect(definition("io.k8s.api.core.v1.Nope")).toBeUndefined();
+    expect(definitionName({ group: "batch", version: "v1", kind: "CronJob" })).toBe(
+      "io.k8s.api.batch.v1.CronJob",
+    );
+  });
+
+  it("keeps descriptions apart and reads them on demand", () => {
+    expect(definition("io.k8s.api.core.v1.Container")).not.toHaveProperty("description");
+    expect(description("io.k8s.api.core.v1.Container", "image")).toMatch(/Container image name/);
+    expect(description("io.k8s.api.core.v1.Container")).toMatch(/A single application container/);
+  });
+
+  it("expands a definition into the inline schema a CRD carries", () => {
+    const pod = expandSchema("io.k8s.api.core.v1.PodSpec");
+    const ports = pod.properties!.containers!.items!.properties!.ports!;
+    expect(ports["x-kubernetes-list-type"]).toBe("map");
+    expect(ports["x-kubernetes-list-map-keys"]).toEqual(["containerPort", "protocol"]);
+    expect(ports.items!.properties!.protocol).toEqual({ type: "string", default: "TCP" });
+    expect(ports.items!.required).toEqual(["containerPort"]);
+    expect(ports).not.toHaveProperty("x-kubernetes-patch-strategy");
+    const limits = pod.properties!.containers!.items!.properties!.resources!.properties!.limits!;
+    expect(limits.additionalProperties).toMatchObject({
+      anyOf: [{ type: "integer" }, { type: "string" }],
+      "x-kubernetes-int-or-string": true,
+    });
+    expect((limits.additionalProperties as { pattern: string }).pattern).toMatch(
+      /^\^\(\\\+\|-\)\?/,
+    );
+    const probe = pod.properties!.containers!.items!.properties!.livenessProbe!;
+    expect(probe.properties!.httpGet!.properties!.port).toEqual({
+      anyOf: [{ type: "integer" }, { type: "string" }],
+      "x-kubernetes-int-or-string": true,
+    });
+    expect(pod.properties!.imagePullSecrets!.items!["x-kubernetes-map-type"]).toBe("atomic");
+    expect(pod).not.toHaveProperty("description");
+    const described = expandSchema("io.k8s.api.core.v1.PodSpec", { descriptions: true });
+    expect(described.properties!.containers!.description).toMatch(/List of containers/);
+    expect(() => expandSchema("io.k8s.api.core.v1.Nope")).toThrow(/no definition/);
+  });
+});
+
+describe("catalog data", () => {
+  it("is what the generator makes from the reference data (npm run catalog:check)", () => {
+    const script = fileURLToPath(new URL("../../../scripts/catalog/generate.mjs", import.meta.url));
+    const out = execFileSync(process.execPath, [script, "--check"], { encoding: "utf8" });
+    expect(out).toMatch(/up to date/);
+  });
+});

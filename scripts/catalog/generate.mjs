@@ -1,0 +1,323 @@
+#!/usr/bin/env node
+/**
+ * Generates @opgen/apimachinery's Kubernetes 1.32 catalog from the upstream API data in
+ * ../shared/reference/kubernetes (override with OPGEN_K8S_REFERENCE):
+ *
+ * - data/resources.json: every REST resource the OpenAPI document serves (discovery facts: kind,
+ *   plural, scope, verbs, subresources) plus short names and categories from discovery-overlay.json
+ *   (the OpenAPI document does not carry those);
+ * - data/defs/<package>.json: each definition's structural schema without descriptions, `$ref`s
+ *   kept by name, the `+default` values merged in;
+ * - data/descriptions/<package>.json: the descriptions, apart, so code that never prints them
+ *   (an operator) never reads them.
+ *
+ * `node scripts/catalog/generate.mjs` writes the files; `--check` compares them with what is
+ * committed and exits 1 naming the stale files. Output is deterministic (sorted keys).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "../..");
+const reference = resolve(
+  process.env.OPGEN_K8S_REFERENCE ?? join(repo, "..", "shared", "reference", "kubernetes"),
+);
+const outDir = join(repo, "packages", "apimachinery", "data");
+const check = process.argv.includes("--check");
+
+function readJson(path) {
+  if (!existsSync(path)) {
+    console.error(
+      `catalog: ${path} not found; set OPGEN_K8S_REFERENCE to the folder holding swagger-1.32.json`,
+    );
+    process.exit(2);
+  }
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+const swagger = readJson(join(reference, "swagger-1.32.json"));
+const defaults = readJson(join(reference, "defaults-1.32.json"));
+const overlay = readJson(join(here, "discovery-overlay.json"));
+
+const REF = "#/definitions/";
+/** The package of a definition: its name without the type, e.g. `io.k8s.api.core.v1`. */
+const packageOf = (name) => name.slice(0, name.lastIndexOf("."));
+
+// ---- resources ------------------------------------------------------------------------------
+
+const ACTION_VERBS = {
+  get: "get",
+  list: "list",
+  watch: "watch",
+  watchlist: "watch",
+  post: "create",
+  put: "update",
+  patch: "patch",
+  delete: "delete",
+  deletecollection: "deletecollection",
+  connect: "connect",
+};
+const pathRe =
+  /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))\/(watch\/)?(namespaces\/\{namespace\}\/)?([a-z0-9-]+)(\/\{name\})?(?:\/([a-z]+))?$/;
+
+const resources = new Map();
+for (const [path, item] of Object.entries(swagger.paths)) {
+  const m = pathRe.exec(path);
+  if (!m) continue;
+  const [, coreVersion, group = "", apiVersion, watch, namespaced, plural, named, sub] = m;
+  const version = coreVersion ?? apiVersion;
+  // `/api/v1/namespaces/{name}` matches as resource "namespaces" named; "{namespace}" paths of
+  // namespaces' subresources (`/namespaces/{name}/status`) likewise.
+  const key = `${group}/${version}/${plural}`;
+  let r = resources.get(key);
+  if (!r) {
+    r = {
+      group,
+      version,
+      plural,
+      kind: "",
+      namespaced: false,
+      verbs: new Set(),
+      subresources: new Map(),
+    };
+    resources.set(key, r);
+  }
+  if (namespaced) r.namespaced = true;
+  for (const op of Object.values(item)) {
+    if (typeof op !== "object" || !op["x-kubernetes-action"]) continue;
+    const verb = ACTION_VERBS[op["x-kubernetes-action"]];
+    const gvk = op["x-kubernetes-group-version-kind"];
+    if (sub) {
+      let s = r.subresources.get(sub);
+      if (!s) {
+        s = { name: sub, verbs: new Set() };
+        r.subresources.set(sub, s);
+      }
+      if (verb) s.verbs.add(verb);
+      if (gvk && !s.kind)
+        Object.assign(s, { group: gvk.group, version: gvk.version, kind: gvk.kind });
+      continue;
+    }
+    if (watch) {
+      r.verbs.add("watch");
+      continue;
+    }
+    if (verb) r.verbs.add(verb);
+    if (
+      gvk &&
+      !r.kind &&
+      !(named === undefined && op["x-kubernetes-action"] === "deletecollection")
+    ) {
+      r.kind = gvk.kind;
+    }
+  }
+}
+
+function stability(version) {
+  if (/^v\d+$/.test(version)) return "ga";
+  return /beta/.test(version) ? "beta" : "alpha";
+}
+
+/** kube's version priority: GA before beta before alpha, higher numbers first. */
+function versionRank(v) {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+  if (!m) return [3, 0, 0];
+  const level = m[2] === undefined ? 0 : m[2] === "beta" ? 1 : 2;
+  return [level, -Number(m[1]), -Number(m[3] ?? 0)];
+}
+function compareVersions(a, b) {
+  const x = versionRank(a);
+  const y = versionRank(b);
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const byGroup = new Map();
+for (const r of resources.values()) {
+  if (!r.kind) continue;
+  if (!byGroup.has(r.group)) byGroup.set(r.group, new Set());
+  byGroup.get(r.group).add(r.version);
+}
+const preferred = new Map();
+for (const [group, versions] of byGroup)
+  preferred.set(group, [...versions].sort(compareVersions)[0]);
+
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const resourceList = [...resources.values()]
+  .filter((r) => r.kind)
+  .sort(
+    (a, b) =>
+      cmp(a.group, b.group) || compareVersions(a.version, b.version) || cmp(a.plural, b.plural),
+  )
+  .map((r) => {
+    const gr = `${r.group}/${r.plural}`;
+    const def = definitionNameFor(r.group, r.version, r.kind);
+    return {
+      group: r.group,
+      version: r.version,
+      kind: r.kind,
+      plural: r.plural,
+      singular: r.kind.toLowerCase(),
+      namespaced: r.namespaced,
+      verbs: [...r.verbs].sort(),
+      shortNames: overlay.shortNames[gr] ?? [],
+      categories: overlay.categories[gr] ?? [],
+      subresources: [...r.subresources.values()]
+        .sort((a, b) => cmp(a.name, b.name))
+        .map((s) => ({
+          name: s.name,
+          ...(s.kind ? { group: s.group, version: s.version, kind: s.kind } : {}),
+          verbs: [...s.verbs].sort(),
+        })),
+      stability: stability(r.version),
+      preferred: preferred.get(r.group) === r.version,
+      ...(def ? { definition: def } : {}),
+    };
+  });
+
+for (const key of [...Object.keys(overlay.shortNames), ...Object.keys(overlay.categories)]) {
+  if (!resourceList.some((r) => `${r.group}/${r.plural}` === key)) {
+    console.error(
+      `catalog: discovery-overlay.json names ${key}, which the API data does not serve`,
+    );
+    process.exit(2);
+  }
+}
+
+function definitionNameFor(group, version, kind) {
+  for (const [name, def] of Object.entries(swagger.definitions)) {
+    const gvks = def["x-kubernetes-group-version-kind"];
+    if (gvks?.some((g) => g.group === group && g.version === version && g.kind === kind))
+      return name;
+  }
+  return undefined;
+}
+
+// ---- definitions ----------------------------------------------------------------------------
+
+/** Swagger's `+default` table is keyed `core/v1.ContainerPort`; definitions `io.k8s.api.core.v1.ContainerPort`. */
+const defaultsByDefinition = new Map();
+for (const [key, fields] of Object.entries(defaults)) {
+  const m = /^([a-z0-9.]+)\/(v[a-z0-9]+)\.([A-Za-z0-9]+)$/.exec(key);
+  const name = m && `io.k8s.api.${m[1]}.${m[2]}.${m[3]}`;
+  if (!name || !swagger.definitions[name]) {
+    console.error(`catalog: defaults-1.32.json key ${key} names no definition of the API data`);
+    process.exit(2);
+  }
+  defaultsByDefinition.set(name, fields);
+}
+
+const KEEP = new Set([
+  "type",
+  "format",
+  "enum",
+  "required",
+  "items",
+  "additionalProperties",
+  "properties",
+  "x-kubernetes-list-type",
+  "x-kubernetes-list-map-keys",
+  "x-kubernetes-map-type",
+  "x-kubernetes-patch-strategy",
+  "x-kubernetes-patch-merge-key",
+  "x-kubernetes-int-or-string",
+  "x-kubernetes-preserve-unknown-fields",
+  "x-kubernetes-embedded-resource",
+  "x-kubernetes-group-version-kind",
+  "x-kubernetes-unions",
+]);
+
+/** A schema node without descriptions, `$ref` shortened to the definition name. */
+function structural(node) {
+  if (Array.isArray(node)) return node.map(structural);
+  if (typeof node !== "object" || node === null) return node;
+  const out = {};
+  for (const key of Object.keys(node).sort()) {
+    const value = node[key];
+    if (key === "$ref") out.$ref = value.slice(REF.length);
+    else if (key === "allOf" && value.length === 1 && value[0].$ref)
+      out.$ref = value[0].$ref.slice(REF.length);
+    else if (key === "properties") {
+      out.properties = {};
+      for (const p of Object.keys(value).sort()) out.properties[p] = structural(value[p]);
+    } else if (key === "items" || key === "additionalProperties") out[key] = structural(value);
+    else if (KEEP.has(key)) out[key] = value;
+  }
+  return out;
+}
+
+const defsByPackage = new Map();
+const descByPackage = new Map();
+for (const name of Object.keys(swagger.definitions).sort()) {
+  const def = swagger.definitions[name];
+  const pkg = packageOf(name);
+  const s = structural(def);
+  const fieldDefaults = defaultsByDefinition.get(name);
+  if (fieldDefaults) {
+    for (const [field, value] of Object.entries(fieldDefaults)) {
+      if (!s.properties?.[field]) {
+        console.error(`catalog: default for ${name}.${field}, which has no such property`);
+        process.exit(2);
+      }
+      s.properties[field].default = value;
+    }
+  }
+  if (!defsByPackage.has(pkg)) defsByPackage.set(pkg, {});
+  defsByPackage.get(pkg)[name.slice(pkg.length + 1)] = s;
+
+  const desc = {};
+  if (def.description) desc[""] = def.description;
+  for (const p of Object.keys(def.properties ?? {}).sort()) {
+    const d = def.properties[p].description;
+    if (d) desc[p] = d;
+  }
+  if (Object.keys(desc).length > 0) {
+    if (!descByPackage.has(pkg)) descByPackage.set(pkg, {});
+    descByPackage.get(pkg)[name.slice(pkg.length + 1)] = desc;
+  }
+}
+
+// ---- output ---------------------------------------------------------------------------------
+
+const header = {
+  source:
+    "Kubernetes 1.32 OpenAPI v2 (swagger-1.32.json) and k8s.io/api v0.32.9 +default markers; generated by scripts/catalog/generate.mjs, do not edit",
+};
+const files = new Map();
+const emit = (path, value) => files.set(path, `${JSON.stringify(value)}\n`);
+emit("resources.json", { ...header, resources: resourceList });
+for (const [pkg, defs] of defsByPackage) emit(`defs/${pkg}.json`, defs);
+for (const [pkg, descs] of descByPackage) emit(`descriptions/${pkg}.json`, descs);
+
+function listFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listFiles(join(dir, e.name)) : [relative(outDir, join(dir, e.name))],
+  );
+}
+
+if (check) {
+  const stale = [];
+  for (const [path, text] of files) {
+    const full = join(outDir, path);
+    if (!existsSync(full) || readFileSync(full, "utf8") !== text) stale.push(path);
+  }
+  for (const path of listFiles(outDir)) if (!files.has(path)) stale.push(`${path} (not generated)`);
+  if (stale.length > 0) {
+    console.error(
+      `catalog: packages/apimachinery/data is stale (${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ", ..." : ""}); run npm run catalog`,
+    );
+    process.exit(1);
+  }
+  console.log(`catalog: ${files.size} files up to date`);
+} else {
+  rmSync(outDir, { recursive: true, force: true });
+  for (const [path, text] of files) {
+    mkdirSync(dirname(join(outDir, path)), { recursive: true });
+    writeFileSync(join(outDir, path), text);
+  }
+  console.log(
+    `catalog: wrote ${files.size} files to ${relative(repo, outDir)} (${resourceList.length} resources)`,
+  );
+}
