@@ -3,7 +3,7 @@
  * from an old resourceVersion gets 410 Expired), fail the next matching requests with a chosen
  * code (409/429/500/503, with Retry-After), or delay every request.
  */
-import { ApiError, errors } from "./api/errors.js";
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { Attributes } from "./http/handler.js";
 import type { ApiServer } from "./server.js";
 

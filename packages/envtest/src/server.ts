@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
-import { errors } from "./api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import { bucketKey, Registry } from "./api/registry.js";
 import type { KubeObject } from "./api/types.js";
 import { TokenAuthenticator } from "./auth/tokens.js";

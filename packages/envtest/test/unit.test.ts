@@ -1,7 +1,8 @@
 // Unit tests of the pure parts: selectors, patches, JSONPath, durations, version order,
 // field sets and the protobuf decoder.
+
+import { ApiError } from "@opgen/apimachinery/status";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../src/api/errors.js";
 import { compareVersions } from "../src/api/registry.js";
 import { parseFieldSelector, parseLabelSelector } from "../src/api/selectors.js";
 import type { ResourceInfo } from "../src/api/types.js";

@@ -4,6 +4,18 @@
  */
 
 export {
+  ApiError,
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTooManyRequests,
+  type StatusBody,
+} from "@opgen/apimachinery/status";
+export {
   defineKind,
   type Kind,
   type KindSpec,
@@ -124,17 +136,5 @@ export {
   reconcilerFunc,
   TerminalError,
 } from "./reconcile/reconcile.js";
-export {
-  ApiError,
-  ignoreNotFound,
-  isAlreadyExists,
-  isConflict,
-  isForbidden,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isTooManyRequests,
-  type StatusBody,
-} from "./rest/errors.js";
 export { RestClient } from "./rest/http.js";
 export * from "./workqueue/index.js";

@@ -4,7 +4,7 @@
  * annotations, owner references, finalizers) with its exact messages.
  */
 import { randomUUID } from "node:crypto";
-import type { FieldError } from "./errors.js";
+import type { FieldError } from "@opgen/apimachinery/status";
 import { isObject, type KubeObject, type ObjectMeta } from "./types.js";
 
 /** metav1.Time: RFC 3339 seconds, UTC. */

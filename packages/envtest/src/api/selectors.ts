@@ -3,7 +3,7 @@
  * `pkg/fields`: `k`, `!k`, `k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k>n`, `k<n`,
  * comma meaning AND. A tokenizer, not a split on commas, so `in (a,b)` parses.
  */
-import { errors } from "./errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import type { KubeObject, ResourceInfo } from "./types.js";
 
 type Op = "exists" | "!" | "=" | "!=" | "in" | "notin" | ">" | "<";

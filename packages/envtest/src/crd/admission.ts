@@ -3,7 +3,7 @@
  * real messages, and the cleanup finalizer every CRD carries so its instances are deleted
  * before it goes.
  */
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
 import { crdCleanupFinalizer } from "../controllers/crd-controller.js";
 import type { AdmissionHook } from "../rest/objects.js";

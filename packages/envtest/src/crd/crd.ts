@@ -3,7 +3,7 @@
  * kube-apiserver applies on create/update (names, versions, structural schemas), and the
  * translation of an accepted CRD into the ResourceInfo the server routes to.
  */
-import type { FieldError } from "../api/errors.js";
+import type { FieldError } from "@opgen/apimachinery/status";
 import { dnsLabelErrors, dnsSubdomainErrors } from "../api/meta.js";
 import { compareVersions } from "../api/registry.js";
 import {

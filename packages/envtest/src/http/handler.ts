@@ -5,7 +5,7 @@
  * non-resource endpoints have their own modules.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, errors } from "../api/errors.js";
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { Registry } from "../api/registry.js";
 import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";

@@ -4,7 +4,7 @@
  * endpoints are answered before authentication by the handler.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import type { Registry } from "../api/registry.js";
 import {
   aggregatedContentType,

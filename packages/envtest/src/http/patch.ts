@@ -5,7 +5,7 @@
  * a PUT.
  */
 import type { IncomingMessage } from "node:http";
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import { isObject, type KubeObject } from "../api/types.js";
 import { applyJsonPatch } from "../patch/jsonpatch.js";
 import { applyMergePatch } from "../patch/mergepatch.js";

@@ -3,7 +3,7 @@
  * (`apiext: tableconvertor.go`, cell typing and human durations included), real printers for
  * the built-ins clients look at most, and the default Name/Created At convertor otherwise.
  */
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject, type KubeObject, type PrinterColumn } from "../api/types.js";
 import type { RequestScope } from "../rest/scope.js";
 import { evaluateJsonPath } from "./jsonpath.js";

@@ -4,8 +4,8 @@
  * with `Warning: 299` headers, and errors answered as `Status` objects.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import { ApiError, errors } from "../api/errors.js";
 import { isObject, type KubeObject } from "../api/types.js";
 import { decodeProtobuf } from "./protobuf.js";
 

@@ -3,7 +3,7 @@
  * failing operations (missing paths, failed `test`) are 422 Invalid, more than 10000 operations
  * are 413.
  */
-import { ApiError, errors } from "../api/errors.js";
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import { deepClone, deepEqual, isObject } from "../api/types.js";
 
 interface Op {

@@ -5,7 +5,7 @@
  * `$retainKeys`, `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>` apply.
  * Merge keys come from the resource's table keyed by field name ("" = primitive merge list).
  */
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import { deepClone, deepEqual, isObject, type JsonObject } from "../api/types.js";
 
 export function applyStrategicMergePatch(

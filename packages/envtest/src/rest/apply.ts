@@ -5,8 +5,9 @@
  * with `force`), shared ownership of equal values, merge into the live object, and removal of
  * fields this manager applied before but no longer does (unless someone else owns them).
  */
+
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse } from "yaml";
-import { ApiError, errors } from "../api/errors.js";
 import { nowTime } from "../api/meta.js";
 import {
   deepClone,

@@ -3,7 +3,7 @@
  * (the `defaults.go` of each API group), the validations operators trip over (Lease, Event, Namespace,
  * Secret) and the names each kind accepts.
  */
-import type { FieldError } from "../api/errors.js";
+import type { FieldError } from "@opgen/apimachinery/status";
 import { type NameRule, normalizeMicroTime, qualifiedNameErrors } from "../api/meta.js";
 import { isObject, type JsonObject, type KubeObject, type ResourceInfo } from "../api/types.js";
 import {

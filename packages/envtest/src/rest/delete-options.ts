@@ -2,7 +2,7 @@
  * DeleteOptions from a JSON body or query parameters (kubectl sends a body, client-node query
  * parameters), their validation (`ValidateDeleteOptions`), and the dryRun parameter.
  */
-import { errors, type FieldError } from "../api/errors.js";
+import { errors, type FieldError } from "@opgen/apimachinery/status";
 import { deepClone, isObject } from "../api/types.js";
 import { parseBool } from "./scope.js";
 

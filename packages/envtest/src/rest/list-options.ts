@@ -4,7 +4,7 @@
  * version), and limit/continue pagination. Continue tokens are shaped like upstream's (base64url
  * JSON with the next key); pages are served from the current state, not a snapshot.
  */
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import type { JsonObject, KubeObject } from "../api/types.js";
 
 /** Validates list options against the current resourceVersion; throws the real errors. */

@@ -5,7 +5,7 @@
  * metadata, optimistic concurrency, generation, status isolation, finalizers and graceful
  * deletion, dryRun, and the create/update admission envtest's apiserver runs (namespace lifecycle).
  */
-import { ApiError, errors, type FieldError } from "../api/errors.js";
+import { ApiError, errors, type FieldError } from "@opgen/apimachinery/status";
 import {
   finalizerWarnings,
   generateName,

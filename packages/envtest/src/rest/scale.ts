@@ -3,7 +3,7 @@
  * built from the version's replicas and selector paths, and written back to the spec replicas
  * path only.
  */
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import { formatLabelSelector } from "../api/selectors.js";
 import {
   deepClone,

@@ -4,7 +4,7 @@
  * non-nullable nulls, apply defaults, then validate against the version's structural schema.
  * Also the read side: objects are served in the requested version with that version's defaults.
  */
-import { errors, type FieldError } from "../api/errors.js";
+import { errors, type FieldError } from "@opgen/apimachinery/status";
 import {
   deepClone,
   groupVersion,

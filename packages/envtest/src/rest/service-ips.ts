@@ -5,7 +5,7 @@
  * `clusterIPs`; the address is immutable afterwards. Addresses in use are read from the stored
  * Services, so a request that fails validation, a dry run or a deletion needs no bookkeeping.
  */
-import { errors, goValue } from "../api/errors.js";
+import { errors, goValue } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { Store } from "../store/store.js";
 import type { AdmissionHook } from "./objects.js";

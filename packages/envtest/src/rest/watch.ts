@@ -4,7 +4,7 @@
  * fell out of history), selector transitions (ADDED/DELETED when an object starts/stops
  * matching), bookmarks, sendInitialEvents, timeoutSeconds. Streams newline-delimited JSON.
  */
-import { errors } from "../api/errors.js";
+import { errors } from "@opgen/apimachinery/status";
 import { bucketOf } from "../api/registry.js";
 import { groupVersion, type KubeObject } from "../api/types.js";
 import type { Store, StoreEvent } from "../store/store.js";

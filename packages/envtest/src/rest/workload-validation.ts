@@ -5,7 +5,7 @@
  * Services (ports, types) and ConfigMap/Secret keys — the mistakes a test must catch before a
  * real cluster does, with the real field paths and messages.
  */
-import { type FieldError, goValue } from "../api/errors.js";
+import { type FieldError, goValue } from "@opgen/apimachinery/status";
 import { dnsLabelErrors } from "../api/meta.js";
 import { parseLabelSelector } from "../api/selectors.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";

@@ -9,7 +9,7 @@
  * warning and not enforced.
  */
 import { Environment, Optional } from "@marcbachmann/cel-js";
-import type { FieldError } from "../api/errors.js";
+import type { FieldError } from "@opgen/apimachinery/status";
 import { isObject, type Schema, type ValidationRule } from "../api/types.js";
 import { itemKey, listShape } from "../rest/managed-fields.js";
 

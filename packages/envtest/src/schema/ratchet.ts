@@ -3,7 +3,7 @@
  * about a value that the update did not change are dropped, so objects stored before a schema
  * or rule got stricter can still be updated elsewhere (status writes, labels, other fields).
  */
-import type { FieldError } from "../api/errors.js";
+import type { FieldError } from "@opgen/apimachinery/status";
 import { deepEqual, isObject } from "../api/types.js";
 
 /** The value at a field path like `spec.items[2].name` (undefined when absent). */

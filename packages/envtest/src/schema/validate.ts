@@ -3,7 +3,7 @@
  * (kube-openapi validators mapped to field errors by apiextensions'
  * `kubeOpenAPIResultToFieldErrors`): the same reasons, field paths and message texts.
  */
-import { type FieldError, renderValue } from "../api/errors.js";
+import { type FieldError, renderValue } from "@opgen/apimachinery/status";
 import { deepEqual, isObject, type Schema } from "../api/types.js";
 
 function join(path: string, key: string): string {

@@ -3,11 +3,12 @@
  * created on first use, scoped per kind by namespaces and selectors, with field indexes. Reads
  * return deep copies, so a reconciler may mutate what it got without corrupting the cache.
  */
+
+import { errors } from "@opgen/apimachinery/status";
 import { type Kind, kindKey } from "../api/kind.js";
 import type { KubeObject, NamespacedName } from "../api/types.js";
 import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
-import { ApiError } from "../rest/errors.js";
 import type { RestClient } from "../rest/http.js";
 import {
   defaultTransform,
@@ -180,11 +181,7 @@ export class Cache {
     const inf = this.informerFor(kind, sel);
     const obj = inf.store.get(keyOf(kind.namespaced ? key.namespace : undefined, key.name));
     if (!obj) {
-      throw new ApiError(
-        404,
-        "NotFound",
-        `${kind.plural}${kind.group ? `.${kind.group}` : ""} "${key.name}" not found`,
-      );
+      throw errors.notFound({ group: kind.group, resource: kind.plural }, key.name);
     }
     return structuredClone(obj);
   }

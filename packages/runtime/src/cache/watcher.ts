@@ -5,8 +5,9 @@
  * when the server answers 410 Gone, and reconnects after any other failure with jittered
  * exponential backoff. It stores nothing: the reflector above it does.
  */
+
+import { isGone } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
-import { isGone } from "../rest/errors.js";
 import type { WatchEvent } from "../rest/http.js";
 
 export type WatcherEvent<T> =

@@ -1,5 +1,5 @@
 /** Retrying a read-modify-write on optimistic-concurrency conflicts (client-go's retry.RetryOnConflict). */
-import { isConflict } from "../rest/errors.js";
+import { isConflict } from "@opgen/apimachinery/status";
 
 export interface RetryOptions {
   /** Attempts in total (default 5, client-go's DefaultRetry). */

@@ -3,9 +3,10 @@
  * let a mutate function bring it to the desired state, and write only if that changed anything, so
  * a steady-state reconcile makes no API writes.
  */
+
+import { isNotFound } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
 import type { Client } from "../client/client.js";
-import { isNotFound } from "../rest/errors.js";
 import { createMergePatch, semanticEqual } from "./equality.js";
 
 export type OperationResult =

@@ -7,10 +7,10 @@
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
+import { isNotFound } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
 import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
-import { isNotFound } from "../rest/errors.js";
 import type { RestClient } from "../rest/http.js";
 
 export type EventType = "Normal" | "Warning";

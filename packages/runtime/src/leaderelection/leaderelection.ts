@@ -7,9 +7,9 @@
  * never wait out a Retry-After: a failed attempt is simply retried on the next period.
  */
 import type { V1ObjectMeta } from "@kubernetes/client-node";
+import { isAlreadyExists, isConflict, isNotFound } from "@opgen/apimachinery/status";
 import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
-import { isAlreadyExists, isConflict, isNotFound } from "../rest/errors.js";
 import type { RestClient } from "../rest/http.js";
 
 export interface LeaderElectionConfig {

@@ -11,7 +11,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { ApiError } from "./errors.js";
+import { ApiError } from "@opgen/apimachinery/status";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
