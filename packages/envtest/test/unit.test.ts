@@ -1,10 +1,10 @@
 // Unit tests of the pure parts: selectors, patches, JSONPath, durations, version order,
 // field sets and the protobuf decoder.
 
+import { parseFieldSelector, parseLabelSelector } from "@opgen/apimachinery/selectors";
 import { ApiError } from "@opgen/apimachinery/status";
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../src/api/registry.js";
-import { parseFieldSelector, parseLabelSelector } from "../src/api/selectors.js";
 import type { ResourceInfo } from "../src/api/types.js";
 import { evaluateJsonPath } from "../src/http/jsonpath.js";
 import { decodeProtobuf } from "../src/http/protobuf.js";
@@ -12,6 +12,7 @@ import { humanDuration } from "../src/http/table.js";
 import { applyJsonPatch } from "../src/patch/jsonpatch.js";
 import { applyMergePatch } from "../src/patch/mergepatch.js";
 import { applyStrategicMergePatch } from "../src/patch/strategic.js";
+import { fieldMatcher } from "../src/rest/field-selectors.js";
 import { changedFields, difference, leafPaths, toFieldsV1 } from "../src/rest/managed-fields.js";
 
 describe("label selectors", () => {
@@ -28,7 +29,7 @@ describe("label selectors", () => {
   ];
   for (const [sel, labels, want] of cases) {
     it(`${sel} on ${JSON.stringify(labels)} is ${want}`, () => {
-      expect(parseLabelSelector(sel)(labels)).toBe(want);
+      expect(parseLabelSelector(sel).matches(labels)).toBe(want);
     });
   }
   it("rejects bad syntax with 400", () => {
@@ -55,8 +56,10 @@ describe("field selectors", () => {
   } as unknown as ResourceInfo;
   it("matches metadata and per-kind fields with =, ==, !=", () => {
     const pod = { metadata: { name: "p", namespace: "n" }, status: { phase: "Running" } };
-    expect(parseFieldSelector("metadata.name=p,metadata.namespace==n", info)(pod)).toBe(true);
-    expect(parseFieldSelector("status.phase!=Running", info)(pod)).toBe(false);
+    expect(
+      fieldMatcher(parseFieldSelector("metadata.name=p,metadata.namespace==n"), info)(pod),
+    ).toBe(true);
+    expect(fieldMatcher(parseFieldSelector("status.phase!=Running"), info)(pod)).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@
  * This module is the package's only public entry point.
  */
 
+export { type LabelSelectorInput, parseSelector } from "@opgen/apimachinery/selectors";
 export {
   ApiError,
   ignoreNotFound,
@@ -49,7 +50,6 @@ export {
   type InformerSelector,
 } from "./cache/cache.js";
 export { type ResourceEventHandler, SharedInformer } from "./cache/informer.js";
-export { type LabelSelectorInput, parseSelector } from "./cache/selector.js";
 export type { IndexFunc } from "./cache/store.js";
 export { type ListerWatcher, Watcher, type WatcherEvent } from "./cache/watcher.js";
 export type {

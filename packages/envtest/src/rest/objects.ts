@@ -5,6 +5,12 @@
  * metadata, optimistic concurrency, generation, status isolation, finalizers and graceful
  * deletion, dryRun, and the create/update admission envtest's apiserver runs (namespace lifecycle).
  */
+
+import {
+  type LabelSelector,
+  parseFieldSelector,
+  parseLabelSelector,
+} from "@opgen/apimachinery/selectors";
 import { ApiError, errors, type FieldError } from "@opgen/apimachinery/status";
 import {
   finalizerWarnings,
@@ -14,12 +20,6 @@ import {
   validateObjectMeta,
 } from "../api/meta.js";
 import { bucketKey, bucketOf } from "../api/registry.js";
-import {
-  type FieldSelector,
-  type LabelSelector,
-  parseFieldSelector,
-  parseLabelSelector,
-} from "../api/selectors.js";
 import {
   deepClone,
   deepEqual,
@@ -37,6 +37,7 @@ import { ratchet } from "../schema/ratchet.js";
 import type { Store } from "../store/store.js";
 import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
+import { fieldMatcher } from "./field-selectors.js";
 import { checkListOptions, paginate } from "./list-options.js";
 import { recordManagedFields } from "./managed-fields.js";
 import { applyScale, toScale } from "./scale.js";
@@ -266,12 +267,12 @@ export class ObjectRest {
     return this.present(info, version, stored);
   }
 
-  selectors(scope: RequestScope): { label?: LabelSelector; field?: FieldSelector } {
+  selectors(scope: RequestScope): { label?: LabelSelector; field?: (o: KubeObject) => boolean } {
     const ls = scope.query.get("labelSelector");
     const fs = scope.query.get("fieldSelector");
     return {
       ...(ls ? { label: parseLabelSelector(ls) } : {}),
-      ...(fs ? { field: parseFieldSelector(fs, scope.info) } : {}),
+      ...(fs ? { field: fieldMatcher(parseFieldSelector(fs), scope.info) } : {}),
     };
   }
 
@@ -281,7 +282,7 @@ export class ObjectRest {
     const ns = scope.info.namespaced ? scope.namespace : undefined;
     return (o) =>
       (ns === undefined || o.metadata?.namespace === ns) &&
-      (!label || label(o.metadata?.labels)) &&
+      (!label || label.matches(o.metadata?.labels)) &&
       (!field || field(o));
   }
 

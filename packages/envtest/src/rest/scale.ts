@@ -3,8 +3,9 @@
  * built from the version's replicas and selector paths, and written back to the spec replicas
  * path only.
  */
+
+import { formatLabelSelector } from "@opgen/apimachinery/selectors";
 import { errors } from "@opgen/apimachinery/status";
-import { formatLabelSelector } from "../api/selectors.js";
 import {
   deepClone,
   getPath,

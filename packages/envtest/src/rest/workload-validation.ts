@@ -5,9 +5,10 @@
  * Services (ports, types) and ConfigMap/Secret keys — the mistakes a test must catch before a
  * real cluster does, with the real field paths and messages.
  */
+
+import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { type FieldError, goValue } from "@opgen/apimachinery/status";
 import { dnsLabelErrors } from "../api/meta.js";
-import { parseLabelSelector } from "../api/selectors.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 
 const portRange = "must be between 1 and 65535, inclusive";
@@ -127,17 +128,11 @@ export function validateWorkload(kind: string, o: KubeObject): FieldError[] {
           detail: `empty selector is invalid for ${kind === "Deployment" ? "deployment" : kind.toLowerCase()}`,
         });
       } else {
-        const parts = Object.entries(ml).map(([k, v]) => `${k}=${v}`);
-        for (const e of me as { key: string; operator: string; values?: string[] }[]) {
-          const vals = (e.values ?? []).join(",");
-          if (e.operator === "In") parts.push(`${e.key} in (${vals})`);
-          else if (e.operator === "NotIn") parts.push(`${e.key} notin (${vals})`);
-          else if (e.operator === "Exists") parts.push(e.key);
-          else if (e.operator === "DoesNotExist") parts.push(`!${e.key}`);
-        }
         let matches = true;
         try {
-          matches = parseLabelSelector(parts.join(","))(labels);
+          matches = labelSelectorAsSelector({ matchLabels: ml, matchExpressions: me }).matches(
+            labels,
+          );
         } catch {
           matches = false;
         }

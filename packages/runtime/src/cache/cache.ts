@@ -4,6 +4,12 @@
  * return deep copies, so a reconciler may mutate what it got without corrupting the cache.
  */
 
+import {
+  fieldValue,
+  type LabelSelectorInput,
+  parseFieldSelector,
+  parseSelector,
+} from "@opgen/apimachinery/selectors";
 import { errors } from "@opgen/apimachinery/status";
 import { type Kind, kindKey } from "../api/kind.js";
 import type { KubeObject, NamespacedName } from "../api/types.js";
@@ -17,12 +23,6 @@ import {
   SharedInformer,
 } from "./informer.js";
 import { restListerWatcher } from "./listwatch.js";
-import {
-  fieldValue,
-  type LabelSelectorInput,
-  parseFieldSelector,
-  parseSelector,
-} from "./selector.js";
 import { type IndexFunc, keyOf } from "./store.js";
 
 /** Per-kind cache scoping (controller-runtime's `ByObject`). */
@@ -190,7 +190,7 @@ export class Cache {
   list<T extends KubeObject>(kind: Kind<T>, opts: CacheListOptions = {}): T[] {
     const inf = this.informerFor(kind, opts);
     const labels = parseSelector(opts.labelSelector);
-    const fields = parseFieldSelector(opts.fieldSelector);
+    const fields = parseFieldSelector(opts.fieldSelector ?? "");
     const matching = Object.entries(opts.matchingFields ?? {});
     const indexed = matching.find(([f]) => inf.store.hasIndex(f));
     const candidates = indexed
@@ -207,7 +207,7 @@ export class Cache {
         continue;
       }
       if (!labels.matches(obj.metadata?.labels)) continue;
-      if (fields.source && !fields.matches(obj)) continue;
+      if (!fields.empty() && !fields.matches((f) => fieldValue(obj, f))) continue;
       const all = inf as unknown as SharedInformer<KubeObject>;
       if (!matching.every(([f, v]) => (f === indexed?.[0] ? true : matchesField(all, obj, f, v)))) {
         continue;

@@ -5,11 +5,12 @@
  * Writes copy the server's answer back into the object passed in (as Go's client does), so a
  * following update carries the fresh resourceVersion.
  */
+
+import { toSelectorString } from "@opgen/apimachinery/selectors";
 import type { Kind } from "../api/kind.js";
 import type { KubeObject, NamespacedName, PartialObjectMetadata } from "../api/types.js";
 import type { Cache, CacheListOptions } from "../cache/cache.js";
 import { defaultTransform, metadataTransform } from "../cache/informer.js";
-import { toSelectorString } from "../cache/selector.js";
 import type { RestClient } from "../rest/http.js";
 import { partialObjectMetadataAccept, partialObjectMetadataListAccept } from "../rest/media.js";
 import { resourcePath } from "../rest/paths.js";

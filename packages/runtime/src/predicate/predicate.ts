@@ -2,8 +2,9 @@
  * Predicates filter the events a controller reacts to (controller-runtime's pkg/predicate): each
  * event kind can be accepted or dropped before it reaches the workqueue.
  */
+
+import { type LabelSelectorInput, parseSelector } from "@opgen/apimachinery/selectors";
 import type { KubeObject } from "../api/types.js";
-import { type LabelSelectorInput, parseSelector } from "../cache/selector.js";
 
 export interface Predicate<T extends KubeObject = KubeObject> {
   create?(obj: T): boolean;

@@ -1,8 +1,8 @@
+import { ApiError } from "@opgen/apimachinery/status";
 import { describe, expect, it } from "vitest";
 import { SharedInformer } from "../../src/cache/informer.js";
 import type { ListerWatcher, ListPage } from "../../src/cache/watcher.js";
 import { defineKind, type KubeObject } from "../../src/index.js";
-import { ApiError } from "@opgen/apimachinery/status";
 import type { WatchEvent } from "../../src/rest/http.js";
 
 const Thing = defineKind<KubeObject>({

@@ -88,8 +88,8 @@ describe("selectors", () => {
     expect(s.matches({ app: "web", env: "prod", zone: "a", release: "1" })).toBe(false);
     expect(parseSelector("").matches(undefined)).toBe(true);
     expect(parseSelector("a==b").matches({ a: "b" })).toBe(true);
-    expect(() => parseSelector("a=b,,c")).toThrow(/invalid selector/);
-    expect(() => parseSelector("a in b")).toThrow(/invalid selector/);
+    expect(() => parseSelector("a=b,,c")).toThrow(/unable to parse requirement: found/);
+    expect(() => parseSelector("a in b")).toThrow(/unable to parse requirement: found/);
   });
 });
 

@@ -1,6 +1,6 @@
+import { ApiError } from "@opgen/apimachinery/status";
 import { describe, expect, it } from "vitest";
 import { Recorder } from "../../src/events/recorder.js";
-import { ApiError } from "@opgen/apimachinery/status";
 import type { RestClient, RestRequest } from "../../src/rest/http.js";
 
 /** A RestClient stand-in that records requests and serves no events.k8s.io group. */
