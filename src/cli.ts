@@ -58,7 +58,10 @@ export function buildProgram(): Command {
     .requiredOption("--group <group>", "API group, without the domain (e.g. demo)")
     .requiredOption("--version <version>", "API version (e.g. v1, v1beta1)")
     .requiredOption("--kind <kind>", "Kind, UpperCamelCase (e.g. AppCluster)")
-    .option("--plural <plural>", "resource plural (default: the pluralized lower-case kind)")
+    .option(
+      "--plural <plural>",
+      "resource plural (default: the kind pluralized as Kubebuilder does, lower-cased)",
+    )
     .option("--namespaced <bool>", "namespaced (true) or cluster-scoped (false)", parseBool, true)
     .option("--resource <bool>", "scaffold the API types", parseBool, true)
     .option("--controller <bool>", "scaffold a controller", parseBool, true)

@@ -2,20 +2,19 @@
  * Names of projects, groups, versions and kinds: validation with the rules Kubernetes and
  * Kubebuilder apply, and the derived forms (plural, lower-case, file names) the scaffold uses.
  */
-import pluralize from "pluralize";
+import { isDNS1123Label, isDNS1123Subdomain, kubebuilderPlural } from "@opgen/apimachinery/names";
 import { CliError } from "./errors.js";
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const VERSION = /^v\d+((alpha|beta)\d+)?$/;
 const KIND = /^[A-Z][A-Za-z0-9]*$/;
 
 export function isDns1123Label(value: string): boolean {
-  return value.length <= 63 && DNS1123_LABEL.test(value);
+  return isDNS1123Label(value).length === 0;
 }
 
 export function isDns1123Subdomain(value: string): boolean {
-  return value.length <= 253 && value.split(".").every(isDns1123Label);
+  return isDNS1123Subdomain(value).length === 0;
 }
 
 /** Quotes a user value for an error message, keeping control characters visible. */
@@ -73,13 +72,12 @@ export function validatePlural(plural: string): void {
 }
 
 /**
- * The resource plural Kubernetes users expect for a kind: the lower-cased kind pluralized with
- * English rules (`Policy` → `policies`, `Ingress` → `ingresses`, `Proxy` → `proxies`).
- * Irregular words follow the pluralize library (`Person` → `people`); pass --plural to override.
+ * The resource plural `create api` records for a kind, as Kubebuilder does (flect's rules on the
+ * lower-cased kind: `CronJob` → `cronjobs`, `Policy` → `policies`, `Endpoints` → `endpoints`,
+ * `Person` → `people`); pass --plural to override.
  */
 export function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  return pluralize.plural(lower);
+  return kubebuilderPlural(kind);
 }
 
 /** `AppCluster` → `appcluster`: file names, the controller name and RBAC role names. */

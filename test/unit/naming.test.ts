@@ -69,6 +69,10 @@ describe("derived names", () => {
     expect(pluralOf("Proxy")).toBe("proxies");
     expect(pluralOf("Endpoints")).toBe("endpoints");
     expect(pluralOf("Person")).toBe("people");
+    // flect's answers, as Kubebuilder records them (the pluralize library said cronjobses).
+    expect(pluralOf("CronJob")).toBe("cronjobs");
+    expect(pluralOf("Cronjobs")).toBe("cronjobs");
+    expect(pluralOf("Oneof")).toBe("oneofs");
   });
   it("derives project names and kebab case", () => {
     expect(projectNameFromDir("My_Operator Project")).toBe("my-operator-project");

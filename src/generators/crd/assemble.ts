@@ -4,8 +4,9 @@
  * versions sorted by name with `served`/`storage` always written, subresources, printer columns,
  * deprecation, selectable fields and CRD metadata from the root markers.
  */
+
+import { resourcePlural } from "@opgen/apimachinery/names";
 import type { MarkerArgs, MarkerValue, ParsedMarker, SourcePos } from "../../markers/types.js";
-import { pluralOf } from "../../util/naming.js";
 import type { Diagnostic } from "../types.js";
 import type { JSONSchemaProps } from "./schema.js";
 import { byteOrder } from "./walker.js";
@@ -44,13 +45,11 @@ function err(pos: SourcePos, message: string): Diagnostic {
 }
 
 /**
- * The plural of a kind without `@resource path=`: the one `opgen create api` scaffolds (so the CRD
- * and the kind's `defineKind` agree). It follows the pluralize library where controller-gen uses
- * flect; the two differ on a few words (`Oneof`: oneoves here, oneofs there), which
- * `@resource path=` settles.
+ * The plural of a kind without `@resource path=`: controller-gen's `ToLower(flect.Pluralize(kind))`.
+ * `opgen create api` writes `@resource path=` where Kubebuilder's plural differs, as Kubebuilder does.
  */
 export function defaultPlural(kind: string): string {
-  return pluralOf(kind);
+  return resourcePlural(kind);
 }
 
 export function assembleCrds(

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { resourcePlural } from "@opgen/apimachinery/names";
 import {
   findResource,
   PROJECT_FILE,
@@ -12,7 +13,7 @@ import {
   renderProjectFile,
 } from "../../project/project-file.js";
 import { CliError } from "../../util/errors.js";
-import { lowerKind, pluralOf } from "../../util/naming.js";
+import { lowerKind } from "../../util/naming.js";
 import { opgenVersion } from "../../version.js";
 import { FilePlan } from "./file-plan.js";
 import { BOILERPLATE_FILE } from "./init-plan.js";
@@ -108,8 +109,9 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
     qualifiedGroup,
     lowerKind: lowerKind(kind),
     namespaced: options.namespaced,
-    // `path` only when the plural is not the one the CRD generator derives from the kind.
-    resourceArgs: `scope=${options.namespaced ? "Namespaced" : "Cluster"}${plural === pluralOf(kind) ? "" : ` path=${plural}`}`,
+    // `path` only when the plural is not the one the CRD generator derives from the kind
+    // (controller-gen's), as Kubebuilder does.
+    resourceArgs: `scope=${options.namespaced ? "Namespaced" : "Cluster"}${plural === resourcePlural(kind) ? "" : ` path=${plural}`}`,
     apiImportDir: dir.slice("src/api/".length),
   };
 

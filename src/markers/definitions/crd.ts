@@ -19,7 +19,7 @@ export const crdMarkers: MarkerDefinition[] = [
       {
         name: "path",
         type: "string",
-        help: "the plural resource name (default: the pluralized lower-case kind)",
+        help: "the plural resource name (default: the kind pluralized as Kubebuilder does, lower-cased)",
       },
       {
         name: "singular",

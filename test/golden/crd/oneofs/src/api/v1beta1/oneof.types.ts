@@ -102,11 +102,9 @@ export interface OneofSpec {
   secondCustomTypeAlias?: CustomTypeAlias;
 }
 
-// opgen pluralizes Oneof as "oneoves" (the pluralize library, as `opgen create api` does);
-// controller-gen's flect says "oneofs", so the path is pinned.
 /**
  * Oneof is the Schema for the Oneof API
- * @resource path=oneofs
+ * @resource
  */
 export interface Oneof {
   apiVersion?: string;
