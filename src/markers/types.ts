@@ -4,7 +4,7 @@
  * found in a source file. Definitions live in `definitions/`; the parser and `opgen markers` both
  * read them through the registry, so the catalogue is the single source of marker truth.
  */
-import type { JSONSchemaProps } from "../generators/crd/schema.js";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 
 /**
  * Where a marker may stand.

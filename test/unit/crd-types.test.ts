@@ -6,9 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateCrds } from "../../src/generators/crd/index.js";
-import type { JSONSchemaProps } from "../../src/generators/crd/schema.js";
 import { formatDiagnostic } from "../../src/generators/types.js";
 
 const root = mkdtempSync(join(tmpdir(), "opgen-crd-types-"));

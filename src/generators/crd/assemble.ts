@@ -6,9 +6,9 @@
  */
 
 import { resourcePlural } from "@opgen/apimachinery/names";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { MarkerArgs, MarkerValue, ParsedMarker, SourcePos } from "../../markers/types.js";
 import type { Diagnostic } from "../types.js";
-import type { JSONSchemaProps } from "./schema.js";
 import { byteOrder } from "./walker.js";
 
 /** One version of a kind, as the walker found it. */

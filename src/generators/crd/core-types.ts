@@ -18,9 +18,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { ProjectSources } from "../project-sources.js";
 import { cloneSchema, RUNTIME_TYPES } from "./known-types.js";
-import type { JSONSchemaProps } from "./schema.js";
 import type { CoreTypeProvider } from "./walker.js";
 
 interface Attribute {

@@ -5,7 +5,7 @@
  * sentence end (`.`, `!`, `?` ...) within the limit, or failing that at the last whitespace with
  * `...` added (controller-tools pkg/crd/desc_visitor.go).
  */
-import type { JSONSchemaProps } from "./schema.js";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 
 export function truncateDescription(text: string, maxLen: number): string {
   if (text.length <= maxLen) return text;

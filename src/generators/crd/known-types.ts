@@ -4,7 +4,7 @@
  * (int32, int64, Time, MicroTime, Duration, Quantity, IntOrString, ObjectMeta, Condition ...)
  * and the TypeMeta descriptions of `apiVersion` and `kind`.
  */
-import type { JSONSchemaProps } from "./schema.js";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 
 export const API_VERSION_DESCRIPTION = [
   "APIVersion defines the versioned schema of this representation of an object.",

@@ -8,6 +8,8 @@
  * order: by priority, then source order, `items:` variants last; a field's own rules come before
  * the rules of its type. Everything it cannot express is an error naming the field path.
  */
+
+import type { JSONSchemaProps, ValidationRule } from "@opgen/apimachinery/schema";
 import type { ts } from "ts-morph";
 import { parseMarkers } from "../../markers/parse.js";
 import type { MarkerTarget, ParsedMarker } from "../../markers/types.js";
@@ -19,7 +21,6 @@ import {
   KIND_DESCRIPTION,
   RUNTIME_TYPES,
 } from "./known-types.js";
-import type { JSONSchemaProps, ValidationRule } from "./schema.js";
 
 export type Declaration =
   | ts.InterfaceDeclaration

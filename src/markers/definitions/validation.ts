@@ -5,7 +5,7 @@
  * numeric bounds need `integer`/`number`, string bounds a string (or int-or-string), item bounds an
  * array, property bounds an object.
  */
-import type { JSONSchemaProps } from "../../generators/crd/schema.js";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { ApplyContext, MarkerArgs, MarkerDefinition, MarkerValue } from "../types.js";
 
 type Apply = (schema: JSONSchemaProps, value: MarkerArgs, ctx: ApplyContext) => void;

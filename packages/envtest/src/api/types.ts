@@ -2,8 +2,10 @@
  * The shapes shared by the server's parts: JSON objects as stored, and the description of one
  * served resource (built-in or from a CRD) that routing, storage, discovery and tables read.
  */
+import { isObject, type JSONSchemaProps, type JsonObject } from "@opgen/apimachinery/schema";
 
-export type JsonObject = Record<string, unknown>;
+// JSON helpers live with the schema algorithms that need them; envtest's modules read them here.
+export { deepClone, deepEqual, isObject, type JsonObject } from "@opgen/apimachinery/schema";
 
 export interface ObjectMeta {
   name?: string;
@@ -59,53 +61,8 @@ export interface PrinterColumn {
   jsonPath: string;
 }
 
-/** The JSON schema subset of apiextensions `JSONSchemaProps`. */
-export interface Schema {
-  type?: string;
-  format?: string;
-  description?: string;
-  properties?: Record<string, Schema>;
-  additionalProperties?: Schema | boolean;
-  items?: Schema;
-  required?: string[];
-  enum?: unknown[];
-  default?: unknown;
-  nullable?: boolean;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: boolean;
-  exclusiveMaximum?: boolean;
-  multipleOf?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  minProperties?: number;
-  maxProperties?: number;
-  allOf?: Schema[];
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  not?: Schema;
-  "x-kubernetes-preserve-unknown-fields"?: boolean;
-  "x-kubernetes-int-or-string"?: boolean;
-  "x-kubernetes-embedded-resource"?: boolean;
-  "x-kubernetes-list-type"?: "atomic" | "set" | "map";
-  "x-kubernetes-list-map-keys"?: string[];
-  "x-kubernetes-map-type"?: "atomic" | "granular";
-  "x-kubernetes-validations"?: ValidationRule[];
-  [key: string]: unknown;
-}
-
-export interface ValidationRule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: string;
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
+/** CRD schemas are apiextensions v1 `JSONSchemaProps` (one definition, in @opgen/apimachinery). */
+export type Schema = JSONSchemaProps;
 
 export interface ScaleSubresource {
   specReplicasPath: string;
@@ -174,33 +131,6 @@ export function storageVersion(info: ResourceInfo): ResourceVersionInfo {
 
 export function groupVersion(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
-}
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-export function deepClone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => deepEqual(x, b[i]));
-  }
-  if (typeof a === "object") {
-    if (Array.isArray(b)) return false;
-    const ao = a as JsonObject;
-    const bo = b as JsonObject;
-    const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-    const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-    if (ak.length !== bk.length) return false;
-    return ak.every((k) => Object.hasOwn(bo, k) && deepEqual(ao[k], bo[k]));
-  }
-  return false;
 }
 
 /** Reads a `.a.b` JSON path (scale paths, selectable fields). */

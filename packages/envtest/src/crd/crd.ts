@@ -3,6 +3,8 @@
  * kube-apiserver applies on create/update (names, versions, structural schemas), and the
  * translation of an accepted CRD into the ResourceInfo the server routes to.
  */
+
+import { prune, validateSchema } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { dnsLabelErrors, dnsSubdomainErrors } from "../api/meta.js";
 import { compareVersions } from "../api/registry.js";
@@ -18,8 +20,6 @@ import {
   type ResourceVersionInfo,
   type Schema,
 } from "../api/types.js";
-import { prune } from "../schema/prune.js";
-import { validateSchema } from "../schema/validate.js";
 
 export interface CrdNames {
   plural: string;

@@ -4,6 +4,13 @@
  * non-nullable nulls, apply defaults, then validate against the version's structural schema.
  * Also the read side: objects are served in the requested version with that version's defaults.
  */
+
+import {
+  applyDefaults,
+  dropNonNullableNulls,
+  prune,
+  validateSchema,
+} from "@opgen/apimachinery/schema";
 import { errors, type FieldError } from "@opgen/apimachinery/status";
 import {
   deepClone,
@@ -14,9 +21,6 @@ import {
   type Schema,
   storageVersion,
 } from "../api/types.js";
-import { applyDefaults } from "../schema/defaults.js";
-import { dropNonNullableNulls, prune } from "../schema/prune.js";
-import { validateSchema } from "../schema/validate.js";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 

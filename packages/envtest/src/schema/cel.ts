@@ -9,8 +9,9 @@
  * warning and not enforced.
  */
 import { Environment, Optional } from "@marcbachmann/cel-js";
+import type { ValidationRule } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
-import { isObject, type Schema, type ValidationRule } from "../api/types.js";
+import { isObject, type Schema } from "../api/types.js";
 import { itemKey, listShape } from "../rest/managed-fields.js";
 
 const env = new Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true });

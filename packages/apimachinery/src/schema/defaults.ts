@@ -3,9 +3,10 @@
  * default applies only when its parent object exists and the property is absent, or null while
  * not nullable; defaults are deep-copied; list items and map values are defaulted per element.
  */
-import { deepClone, isObject, type Schema } from "../api/types.js";
+import { deepClone, isObject } from "./json.js";
+import type { JSONSchemaProps } from "./types.js";
 
-export function applyDefaults(value: unknown, schema: Schema | undefined): void {
+export function applyDefaults(value: unknown, schema: JSONSchemaProps | undefined): void {
   if (!schema) return;
   if (isObject(value)) {
     const props = schema.properties ?? {};

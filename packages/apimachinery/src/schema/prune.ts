@@ -4,7 +4,8 @@
  * an enclosing node preserves unknown fields; the dropped paths are reported for
  * `fieldValidation` Warn/Strict.
  */
-import { isObject, type JsonObject, type Schema } from "../api/types.js";
+import { isObject, type JsonObject } from "./json.js";
+import type { JSONSchemaProps } from "./types.js";
 
 /** ObjectMeta's JSON fields: everything else under a root or embedded `metadata` is pruned. */
 const objectMetaFields = new Set([
@@ -33,7 +34,7 @@ function join(path: string, key: string): string {
  * Prunes `value` in place against `schema`; returns the pruned field paths.
  * `root` marks the object root (apiVersion/kind/metadata implicit).
  */
-export function prune(value: unknown, schema: Schema | undefined, root = true): string[] {
+export function prune(value: unknown, schema: JSONSchemaProps | undefined, root = true): string[] {
   const pruned: string[] = [];
   if (root && isObject(value)) {
     pruneMetadata(value, "", pruned);
@@ -57,7 +58,7 @@ function pruneMetadata(obj: JsonObject, path: string, pruned: string[]): void {
 
 function pruneValue(
   value: unknown,
-  schema: Schema | undefined,
+  schema: JSONSchemaProps | undefined,
   path: string,
   pruned: string[],
 ): void {
@@ -78,7 +79,7 @@ function pruneValue(
 
 function pruneObject(
   obj: JsonObject,
-  schema: Schema | undefined,
+  schema: JSONSchemaProps | undefined,
   path: string,
   pruned: string[],
   implicit: Set<string>,
@@ -105,7 +106,7 @@ function pruneObject(
 }
 
 /** Drops explicit nulls of non-nullable fields that have no default (before defaulting). */
-export function dropNonNullableNulls(value: unknown, schema: Schema | undefined): void {
+export function dropNonNullableNulls(value: unknown, schema: JSONSchemaProps | undefined): void {
   if (!schema) return;
   if (isObject(value)) {
     for (const key of Object.keys(value)) {

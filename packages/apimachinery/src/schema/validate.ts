@@ -3,8 +3,9 @@
  * (kube-openapi validators mapped to field errors by apiextensions'
  * `kubeOpenAPIResultToFieldErrors`): the same reasons, field paths and message texts.
  */
-import { type FieldError, renderValue } from "@opgen/apimachinery/status";
-import { deepEqual, isObject, type Schema } from "../api/types.js";
+import { type FieldError, renderValue } from "../status/index.js";
+import { deepEqual, isObject } from "./json.js";
+import type { JSONSchemaProps } from "./types.js";
 
 function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
@@ -79,7 +80,7 @@ function fmtNum(n: number): string {
 /** Validates a value against a structural schema; `path` is the field path of `value`. */
 export function validateSchema(
   value: unknown,
-  schema: Schema | undefined,
+  schema: JSONSchemaProps | undefined,
   path = "",
 ): FieldError[] {
   const errs: FieldError[] = [];
@@ -87,7 +88,7 @@ export function validateSchema(
   return errs;
 }
 
-function validateNode(v: unknown, s: Schema, path: string, errs: FieldError[]): void {
+function validateNode(v: unknown, s: JSONSchemaProps, path: string, errs: FieldError[]): void {
   const where = path || "body";
   const label = `${where} in body`;
   if (v === null) {
@@ -306,7 +307,12 @@ function validateNode(v: unknown, s: Schema, path: string, errs: FieldError[]): 
   }
 }
 
-function validateListType(v: unknown[], s: Schema, path: string, errs: FieldError[]): void {
+function validateListType(
+  v: unknown[],
+  s: JSONSchemaProps,
+  path: string,
+  errs: FieldError[],
+): void {
   const lt = s["x-kubernetes-list-type"];
   if (lt === "set") {
     v.forEach((x, i) => {
