@@ -446,7 +446,7 @@ describe("server-side apply", () => {
 });
 
 describe("server-side apply on built-ins", () => {
-  it("merges Service ports by port, keeping each", async () => {
+  it("merges Service ports by port and defaulted protocol, keeping each", async () => {
     const svc = (ports: object[]) =>
       JSON.stringify({
         apiVersion: "v1",
@@ -472,11 +472,12 @@ describe("server-side apply on built-ins", () => {
     const entry = created.body.metadata.managedFields.find(
       (e: { manager: string }) => e.manager === "a",
     );
-    // Keyed by port (the applied items carry no protocol), not by the container-port key.
+    // Keyed by the catalog's list-map keys, port and protocol; the applied items carry no
+    // protocol, so its default (TCP) completes the key, as structured-merge-diff does.
     expect(Object.keys(entry.fieldsV1["f:spec"]["f:ports"]).sort()).toEqual([
       ".",
-      'k:{"port":443}',
-      'k:{"port":80}',
+      'k:{"port":443,"protocol":"TCP"}',
+      'k:{"port":80,"protocol":"TCP"}',
     ]);
   });
 });

@@ -1,6 +1,7 @@
 // Unit tests of the pure parts: selectors, patches, JSONPath, durations, version order,
 // field sets and the protobuf decoder.
 
+import { applyStrategicMergePatch, catalogNode, schemaNode } from "@opgen/apimachinery/merge";
 import { parseFieldSelector, parseLabelSelector } from "@opgen/apimachinery/selectors";
 import { ApiError } from "@opgen/apimachinery/status";
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,6 @@ import { decodeProtobuf } from "../src/http/protobuf.js";
 import { humanDuration } from "../src/http/table.js";
 import { applyJsonPatch } from "../src/patch/jsonpatch.js";
 import { applyMergePatch } from "../src/patch/mergepatch.js";
-import { applyStrategicMergePatch } from "../src/patch/strategic.js";
 import { fieldMatcher } from "../src/rest/field-selectors.js";
 import { changedFields, difference, leafPaths, toFieldsV1 } from "../src/rest/managed-fields.js";
 
@@ -88,7 +88,8 @@ describe("patches", () => {
   });
 
   it("strategic merge patch: keyed lists, primitive merge lists and directives", () => {
-    const keys = { containers: "name", finalizers: "" };
+    // A Pod's patch strategies come from the 1.32 catalog: containers by name, finalizers a set.
+    const keys = catalogNode("io.k8s.api.core.v1.Pod");
     const orig = {
       metadata: { finalizers: ["a"] },
       spec: {
@@ -225,7 +226,7 @@ describe("field sets", () => {
         },
       },
     };
-    const set = changedFields(next, old, schema, true);
+    const set = changedFields(next, old, schemaNode(schema));
     expect(toFieldsV1(set)).toEqual({
       "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
       "f:spec": {
@@ -234,7 +235,7 @@ describe("field sets", () => {
       },
     });
     expect(
-      leafPaths(difference(set, changedFields({ spec: { a: 2 } }, undefined, schema, true))),
+      leafPaths(difference(set, changedFields({ spec: { a: 2 } }, undefined, schemaNode(schema)))),
     ).toContain(".metadata.labels.app");
   });
 });

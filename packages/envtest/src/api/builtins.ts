@@ -1,7 +1,7 @@
 /**
  * The built-in resources envtest serves: the kinds an operator reads, owns or is granted, with
  * the per-kind behaviour of their kube-apiserver registry strategies (generation, unconditional
- * update, status/scale subresources, extra field selectors, strategic-merge list keys).
+ * update, status/scale subresources, extra field selectors).
  */
 import type { KubeObject, ResourceInfo, ScaleSubresource, SharedStorage } from "./types.js";
 
@@ -20,7 +20,6 @@ interface BuiltinSpec {
   returnDeletedObject?: boolean;
   virtual?: boolean;
   fieldLabels?: ResourceInfo["fieldLabels"];
-  mergeKeys?: Record<string, string>;
 }
 
 function at(path: string): (o: KubeObject) => string | undefined {
@@ -39,24 +38,6 @@ function at(path: string): (o: KubeObject) => string | undefined {
 function labels(...paths: string[]): ResourceInfo["fieldLabels"] {
   return Object.fromEntries(paths.map((p) => [p, at(p)]));
 }
-
-/** List keys of the pod template and pod spec (`patchMergeKey` in k8s.io/api). */
-const podMergeKeys: Record<string, string> = {
-  containers: "name",
-  initContainers: "name",
-  ephemeralContainers: "name",
-  env: "name",
-  ports: "containerPort",
-  volumeMounts: "mountPath",
-  volumeDevices: "devicePath",
-  volumes: "name",
-  imagePullSecrets: "name",
-  hostAliases: "ip",
-  topologySpreadConstraints: "topologyKey",
-  resourceClaims: "name",
-  conditions: "type",
-  schedulingGates: "name",
-};
 
 const eventFields = labels(
   "involvedObject.kind",
@@ -106,7 +87,6 @@ const specs: BuiltinSpec[] = [
       "status.podIP",
       "status.nominatedNodeName",
     ),
-    mergeKeys: podMergeKeys,
   },
   {
     group: "",
@@ -117,7 +97,6 @@ const specs: BuiltinSpec[] = [
     categories: ["all"],
     status: true,
     returnDeletedObject: true,
-    mergeKeys: { ports: "port", conditions: "type" },
   },
   { group: "", version: "v1", resource: "endpoints", kind: "Endpoints", shortNames: ["ep"] },
   { group: "", version: "v1", resource: "configmaps", kind: "ConfigMap", shortNames: ["cm"] },
@@ -134,7 +113,6 @@ const specs: BuiltinSpec[] = [
     resource: "serviceaccounts",
     kind: "ServiceAccount",
     shortNames: ["sa"],
-    mergeKeys: { secrets: "name", imagePullSecrets: "name" },
   },
   {
     group: "",
@@ -202,7 +180,6 @@ const specs: BuiltinSpec[] = [
       generation: true,
       status: true,
       scale: resource !== "daemonsets",
-      mergeKeys: podMergeKeys,
       fieldLabels: resource === "replicasets" ? labels("status.replicas") : undefined,
     }),
   ),
@@ -215,7 +192,6 @@ const specs: BuiltinSpec[] = [
     categories: ["all"],
     generation: true,
     status: true,
-    mergeKeys: podMergeKeys,
     fieldLabels: labels("status.successful"),
   },
   {
@@ -227,7 +203,6 @@ const specs: BuiltinSpec[] = [
     categories: ["all"],
     generation: true,
     status: true,
-    mergeKeys: podMergeKeys,
   },
   {
     group: "autoscaling",
@@ -316,7 +291,6 @@ const specs: BuiltinSpec[] = [
       namespaced: false,
       categories: ["api-extensions"],
       generation: true,
-      mergeKeys: { webhooks: "name" },
     }),
   ),
   ...(["selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"] as const).map(
@@ -419,7 +393,6 @@ export function builtinResources(): ResourceInfo[] {
     unconditionalUpdate: !s.conditionalOnly,
     returnDeletedObject: s.returnDeletedObject ?? false,
     ...(s.fieldLabels ? { fieldLabels: s.fieldLabels } : {}),
-    mergeKeys: { finalizers: "", ownerReferences: "uid", ...(s.mergeKeys ?? {}) },
   }));
 }
 

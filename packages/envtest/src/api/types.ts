@@ -105,8 +105,6 @@ export interface ResourceInfo {
   returnDeletedObject: boolean;
   /** Extra field selector labels besides metadata.name/namespace. */
   fieldLabels?: Record<string, (obj: KubeObject) => string | undefined>;
-  /** Strategic-merge-patch list keys by dotted path pattern (built-ins). */
-  mergeKeys?: Record<string, string>;
   /** The CRD's name (for CRs). */
   crdName?: string;
   /** The CRD is terminating: no new objects. */

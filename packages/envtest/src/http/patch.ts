@@ -5,11 +5,12 @@
  * a PUT.
  */
 import type { IncomingMessage } from "node:http";
+import { definitionName } from "@opgen/apimachinery/catalog";
+import { applyStrategicMergePatch, catalogNode, type MergeNode } from "@opgen/apimachinery/merge";
 import { errors } from "@opgen/apimachinery/status";
 import { isObject, type KubeObject } from "../api/types.js";
 import { applyJsonPatch } from "../patch/jsonpatch.js";
 import { applyMergePatch } from "../patch/mergepatch.js";
-import { applyStrategicMergePatch } from "../patch/strategic.js";
 import type { ObjectRest } from "../rest/objects.js";
 import { parseBool, type RequestScope } from "../rest/scope.js";
 import { mediaType, readBody } from "./wire.js";
@@ -80,9 +81,22 @@ export async function patch(
     patched =
       ct === "application/merge-patch+json"
         ? applyMergePatch(current, p)
-        : applyStrategicMergePatch(current, p, info.mergeKeys ?? {});
+        : applyStrategicMergePatch(current, p, strategicSchema(scope));
   }
   if (!isObject(patched)) throw errors.badRequest("the patch did not produce an object");
   if (scope.subresource === "scale") return rest.updateScale(scope, patched as KubeObject);
   return rest.update(scope, patched as KubeObject, { patch: true });
+}
+
+/** The catalog schema a built-in's strategic merge patch follows (the scale subresource's Scale). */
+function strategicSchema(scope: RequestScope): MergeNode | undefined {
+  const name =
+    scope.subresource === "scale"
+      ? "io.k8s.api.autoscaling.v1.Scale"
+      : definitionName({
+          group: scope.info.group,
+          version: scope.version.name,
+          kind: scope.info.kind,
+        });
+  return name ? catalogNode(name) : undefined;
 }

@@ -6,6 +6,7 @@
  * fields this manager applied before but no longer does (unless someone else owns them).
  */
 
+import type { MergeNode } from "@opgen/apimachinery/merge";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse } from "yaml";
 import { nowTime } from "../api/meta.js";
@@ -17,10 +18,10 @@ import {
   type JsonObject,
   type KubeObject,
   type ManagedFieldsEntry,
-  type Schema,
 } from "../api/types.js";
 import {
   changedFields,
+  childNode,
   difference,
   type FieldSet,
   fromFieldsV1,
@@ -28,28 +29,15 @@ import {
   listShape,
   toFieldsV1,
 } from "./managed-fields.js";
+import { mergeNodeFor } from "./merge-schema.js";
 import type { ObjectRest } from "./objects.js";
 import type { RequestScope } from "./scope.js";
 
-function childSchema(schema: Schema | undefined, key: string): Schema | undefined {
-  if (!schema) return undefined;
-  return (
-    schema.properties?.[key] ??
-    (isObject(schema.additionalProperties) ? schema.additionalProperties : undefined)
-  );
-}
-
 /** The value a field-set key addresses under `value` (undefined when absent). */
-function step(
-  value: unknown,
-  key: string,
-  shapeSchema: Schema | undefined,
-  fieldName: string,
-  custom: boolean,
-): unknown {
+function step(value: unknown, key: string, listNode: MergeNode | undefined): unknown {
   if (key.startsWith("f:")) return isObject(value) ? value[key.slice(2)] : undefined;
   if (!Array.isArray(value)) return undefined;
-  const shape = listShape(shapeSchema, fieldName, custom);
+  const shape = listShape(listNode);
   return value.find((x) => itemKey(x, shape) === key);
 }
 
@@ -64,23 +52,19 @@ function leaves(
   set: FieldSet,
   applied: unknown,
   live: unknown,
-  schema: Schema | undefined,
-  custom: boolean,
-  fieldName: string,
+  node: MergeNode | undefined,
   prefix: string[],
   out: Leaf[],
 ): void {
   for (const [k, sub] of set) {
     if (k === ".") continue;
-    const name = k.startsWith("f:") ? k.slice(2) : fieldName;
-    const isItem = !k.startsWith("f:");
-    const cs = isItem ? schema?.items : childSchema(schema, name);
-    const a = step(applied, k, schema, fieldName, custom);
-    const l = step(live, k, schema, fieldName, custom);
+    const cs = k.startsWith("f:") ? childNode(node, k.slice(2)) : node?.items();
+    const a = step(applied, k, node);
+    const l = step(live, k, node);
     const path = [...prefix, k];
     const meaningful = [...sub.keys()].filter((x) => x !== ".");
     if (meaningful.length === 0) out.push({ path, applied: a, live: l });
-    else leaves(sub, a, l, cs, custom, name, path, out);
+    else leaves(sub, a, l, cs, path, out);
   }
 }
 
@@ -118,30 +102,23 @@ function printManager(e: ManagedFieldsEntry): string {
 }
 
 /** Merges an applied configuration into the live object per list/map semantics. */
-function merge(
-  live: unknown,
-  applied: unknown,
-  schema: Schema | undefined,
-  custom: boolean,
-  fieldName: string,
-): unknown {
-  if (isObject(applied) && isObject(live) && schema?.["x-kubernetes-map-type"] !== "atomic") {
+function merge(live: unknown, applied: unknown, node: MergeNode | undefined): unknown {
+  if (isObject(applied) && isObject(live) && node?.mapType !== "atomic") {
     const out: JsonObject = { ...live };
     for (const [k, v] of Object.entries(applied)) {
-      out[k] = k in live ? merge(live[k], v, childSchema(schema, k), custom, k) : deepClone(v);
+      out[k] = k in live ? merge(live[k], v, childNode(node, k)) : deepClone(v);
     }
     return out;
   }
   if (Array.isArray(applied) && Array.isArray(live)) {
-    const shape = listShape(schema, fieldName, custom);
+    const shape = listShape(node);
     if (shape.type === "atomic") return deepClone(applied);
     const out = live.map((x) => deepClone(x));
     for (const item of applied) {
       const key = itemKey(item, shape);
       const idx = out.findIndex((x) => itemKey(x, shape) === key);
       if (idx >= 0)
-        out[idx] =
-          shape.type === "map" ? merge(out[idx], item, schema?.items, custom, "") : deepClone(item);
+        out[idx] = shape.type === "map" ? merge(out[idx], item, node?.items()) : deepClone(item);
       else out.push(deepClone(item));
     }
     return out;
@@ -150,13 +127,7 @@ function merge(
 }
 
 /** Removes the leaves of `set` from `obj` (fields a manager stopped applying). */
-function removeFields(
-  obj: unknown,
-  set: FieldSet,
-  schema: Schema | undefined,
-  custom: boolean,
-  fieldName: string,
-): void {
+function removeFields(obj: unknown, set: FieldSet, node: MergeNode | undefined): void {
   for (const [k, sub] of set) {
     if (k === ".") continue;
     const meaningful = [...sub.keys()].filter((x) => x !== ".");
@@ -165,15 +136,15 @@ function removeFields(
       const name = k.slice(2);
       if (meaningful.length === 0 || sub.has(".")) {
         if (meaningful.length === 0) delete obj[name];
-        else removeFields(obj[name], sub, childSchema(schema, name), custom, name);
-      } else removeFields(obj[name], sub, childSchema(schema, name), custom, name);
+        else removeFields(obj[name], sub, childNode(node, name));
+      } else removeFields(obj[name], sub, childNode(node, name));
     } else if (Array.isArray(obj)) {
-      const shape = listShape(schema, fieldName, custom);
+      const shape = listShape(node);
       const idx = obj.findIndex((x) => itemKey(x, shape) === k);
       if (idx < 0) continue;
       if (sub.has(".") && meaningful.length === 0) obj.splice(idx, 1);
       else if (sub.has(".")) obj.splice(idx, 1);
-      else removeFields(obj[idx], sub, schema?.items, custom, "");
+      else removeFields(obj[idx], sub, node?.items());
     }
   }
 }
@@ -213,9 +184,8 @@ export function serverSideApply(
     );
   }
   const statusOnly = scope.subresource === "status";
-  const schema = version.schema;
-  const custom = info.custom;
-  let appliedSet = changedFields(applied, undefined, schema, custom);
+  const node = mergeNodeFor(info, version);
+  let appliedSet = changedFields(applied, undefined, node);
   if (statusOnly) appliedSet = restrict(appliedSet, (k) => k === "f:status");
   else if (version.status) appliedSet = restrict(appliedSet, (k) => k !== "f:status");
 
@@ -253,7 +223,7 @@ export function serverSideApply(
   const conflicts: { manager: string; path: string }[] = [];
   const taken = new Map<ManagedFieldsEntry, FieldSet>();
   const appliedLeaves: Leaf[] = [];
-  leaves(appliedSet, applied, live, schema, custom, "", [], appliedLeaves);
+  leaves(appliedSet, applied, live, node, [], appliedLeaves);
   for (const e of entries) {
     if (isMine(e)) continue;
     const owned = fromFieldsV1(e.fieldsV1);
@@ -304,14 +274,14 @@ export function serverSideApply(
   }
 
   // Merge, then drop what this manager applied before and nobody else still owns.
-  let result = merge(live, applied, schema, custom, "") as KubeObject;
+  let result = merge(live, applied, node) as KubeObject;
   if (previous) {
     let stale = difference(fromFieldsV1(previous.fieldsV1), appliedSet);
     for (const e of entries)
       if (e !== previous) stale = difference(stale, fromFieldsV1(e.fieldsV1));
     if (stale.size > 0) {
       result = deepClone(result);
-      removeFields(result, stale, schema, custom, "");
+      removeFields(result, stale, node);
     }
   }
   const nextEntries: ManagedFieldsEntry[] = [];

@@ -5,6 +5,7 @@
  * (see apply.ts) owns what it applied.
  */
 
+import type { MergeNode } from "@opgen/apimachinery/merge";
 import { nowTime } from "../api/meta.js";
 import {
   deepEqual,
@@ -14,8 +15,8 @@ import {
   type ManagedFieldsEntry,
   type ResourceInfo,
   type ResourceVersionInfo,
-  type Schema,
 } from "../api/types.js";
+import { mergeNodeFor } from "./merge-schema.js";
 
 /** A field set as a tree of FieldsV1 keys; a present "." marks the node itself. */
 export type FieldSet = Map<string, FieldSet>;
@@ -35,84 +36,54 @@ const serverMeta = new Set([
   "generateName",
 ]);
 
-/** Known associative lists of built-ins and metadata, by field name. */
-const builtinListKeys: Record<string, string[]> = {
-  ownerReferences: ["uid"],
-  conditions: ["type"],
-  containers: ["name"],
-  initContainers: ["name"],
-  env: ["name"],
-  volumes: ["name"],
-  volumeMounts: ["mountPath"],
-  ports: ["containerPort", "protocol"],
-  imagePullSecrets: ["name"],
-};
-
 export interface ListShape {
   type: "atomic" | "set" | "map";
   keys: string[];
+  /** Schema defaults of key fields: an item without one is keyed with the default. */
+  defaults: Record<string, unknown>;
 }
 
-/** How a list at a schema node merges: CRD markers, else the built-in table, else atomic. */
-export function listShape(
-  schema: Schema | undefined,
-  fieldName: string,
-  custom: boolean,
-): ListShape {
-  const lt = schema?.["x-kubernetes-list-type"];
-  if (lt === "map") return { type: "map", keys: schema?.["x-kubernetes-list-map-keys"] ?? [] };
-  if (lt === "set") return { type: "set", keys: [] };
-  if (lt === "atomic") return { type: "atomic", keys: [] };
-  if (fieldName === "finalizers") return { type: "set", keys: [] };
-  if (!custom || fieldName === "ownerReferences") {
-    const keys = builtinListKeys[fieldName];
-    if (keys) return { type: "map", keys };
+const ATOMIC: ListShape = { type: "atomic", keys: [], defaults: {} };
+
+/**
+ * How a list merges, from its schema node: `x-kubernetes-list-type`, else (built-ins without one)
+ * the strategic-merge strategy (a merge key makes it associative, none a set), else atomic.
+ */
+export function listShape(node: MergeNode | undefined): ListShape {
+  if (!node) return ATOMIC;
+  let keys: string[];
+  if (node.listType === "map") keys = [...(node.listMapKeys ?? [])];
+  else if (node.listType === "set") return { type: "set", keys: [], defaults: {} };
+  else if (node.listType === "atomic") return ATOMIC;
+  else if (node.patchStrategies.includes("merge")) {
+    if (!node.patchMergeKey) return { type: "set", keys: [], defaults: {} };
+    keys = [node.patchMergeKey];
+  } else return ATOMIC;
+  const items = node.items();
+  const defaults: Record<string, unknown> = {};
+  for (const k of keys) {
+    const d = items?.field(k)?.default;
+    if (d !== undefined) defaults[k] = d;
   }
-  return { type: "atomic", keys: [] };
+  return { type: "map", keys, defaults };
 }
-
-/** Service ports share the field name `ports` with container ports but are keyed by `port`. */
-const servicePortKeys = ["port", "protocol"];
 
 export function itemKey(item: unknown, shape: ListShape): string | undefined {
   if (shape.type === "set") return `v:${JSON.stringify(item)}`;
   if (shape.type === "map" && isObject(item)) {
-    let keys = shape.keys;
-    if (
-      keys[0] === "containerPort" &&
-      item.containerPort === undefined &&
-      item.port !== undefined
-    ) {
-      keys = servicePortKeys;
-    }
     const k: JsonObject = {};
-    for (const key of [...keys].sort()) if (item[key] !== undefined) k[key] = item[key];
+    for (const key of [...shape.keys].sort()) {
+      const v = item[key] ?? shape.defaults[key];
+      if (v !== undefined) k[key] = v;
+    }
     return `k:${JSON.stringify(k)}`;
   }
   return undefined;
 }
 
-function childSchema(schema: Schema | undefined, key: string): Schema | undefined {
-  if (!schema) return undefined;
-  return (
-    schema.properties?.[key] ??
-    (isObject(schema.additionalProperties) ? schema.additionalProperties : undefined)
-  );
-}
-
-function isMapNode(schema: Schema | undefined, fieldName: string, custom: boolean): boolean {
-  if (schema) return isObject(schema.additionalProperties) || schema.additionalProperties === true;
-  if (custom) return false;
-  return [
-    "labels",
-    "annotations",
-    "data",
-    "binaryData",
-    "stringData",
-    "matchLabels",
-    "selector",
-    "nodeSelector",
-  ].includes(fieldName);
+/** The node of a property of an object, or of a value of a map. */
+export function childNode(node: MergeNode | undefined, key: string): MergeNode | undefined {
+  return node?.field(key) ?? node?.items();
 }
 
 /**
@@ -122,23 +93,22 @@ function isMapNode(schema: Schema | undefined, fieldName: string, custom: boolea
 export function changedFields(
   value: unknown,
   old: unknown,
-  schema: Schema | undefined,
-  custom: boolean,
-  fieldName = "",
+  node: MergeNode | undefined,
   root = true,
 ): FieldSet {
   const set: FieldSet = new Map();
-  if (isObject(value) && !(schema?.["x-kubernetes-map-type"] === "atomic")) {
+  if (isObject(value) && node?.mapType !== "atomic") {
     const o = isObject(old) ? old : undefined;
     for (const [k, v] of Object.entries(value)) {
       if (root && (k === "apiVersion" || k === "kind")) continue;
       if (root && k === "metadata" && isObject(v)) {
+        const metaNode = node?.field("metadata");
         const ms: FieldSet = new Map();
         for (const [mk, mv] of Object.entries(v)) {
           if (serverMeta.has(mk)) continue;
           const om = o && isObject(o.metadata) ? o.metadata[mk] : undefined;
           if (deepEqual(mv, om)) continue;
-          const sub = changedFields(mv, om, undefined, false, mk, false);
+          const sub = changedFields(mv, om, childNode(metaNode, mk), false);
           // labels/annotations are maps and ownerReferences/finalizers lists: the node itself counts.
           if (isObject(mv) || Array.isArray(mv)) sub.set(".", new Map());
           ms.set(`f:${mk}`, sub);
@@ -148,15 +118,15 @@ export function changedFields(
       }
       const ov = o?.[k];
       if (deepEqual(v, ov)) continue;
-      const cs = childSchema(schema, k);
-      const sub = changedFields(v, ov, cs, custom, k, false);
-      if ((isObject(v) && isMapNode(cs, k, custom)) || Array.isArray(v)) sub.set(".", new Map());
+      const cs = childNode(node, k);
+      const sub = changedFields(v, ov, cs, false);
+      if ((isObject(v) && cs?.isMap) || Array.isArray(v)) sub.set(".", new Map());
       set.set(`f:${k}`, sub);
     }
     return set;
   }
   if (Array.isArray(value)) {
-    const shape = listShape(schema, fieldName, custom);
+    const shape = listShape(node);
     if (shape.type === "atomic") return set;
     const oldItems = Array.isArray(old) ? old : [];
     for (const item of value) {
@@ -165,9 +135,7 @@ export function changedFields(
       const prev = oldItems.find((x) => itemKey(x, shape) === key);
       if (prev !== undefined && deepEqual(prev, item)) continue;
       const sub =
-        shape.type === "map"
-          ? changedFields(item, prev, schema?.items, custom, "", false)
-          : new Map();
+        shape.type === "map" ? changedFields(item, prev, node?.items(), false) : new Map();
       sub.set(".", new Map());
       set.set(key, sub);
     }
@@ -264,7 +232,7 @@ export function recordManagedFields(
   const existing: ManagedFieldsEntry[] = (old?.metadata?.managedFields ?? []).map((e) => ({
     ...e,
   }));
-  const changed = changedFields(obj, old, ctx.version.schema, ctx.info.custom);
+  const changed = changedFields(obj, old, mergeNodeFor(ctx.info, ctx.version));
   if (changed.size === 0) {
     meta.managedFields = existing.length ? existing : undefined;
     if (!meta.managedFields) delete meta.managedFields;

@@ -9,6 +9,7 @@
  * warning and not enforced.
  */
 import { Environment, Optional } from "@marcbachmann/cel-js";
+import { schemaNode } from "@opgen/apimachinery/merge";
 import type { ValidationRule } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { isObject, type Schema } from "../api/types.js";
@@ -154,7 +155,7 @@ function walk(
       walk(v, o?.[k], hasOld && !!o && Object.hasOwn(o, k), cs, join(path, k), out);
     }
   } else if (Array.isArray(value) && schema.items) {
-    const shape = listShape(schema, "", true);
+    const shape = listShape(schemaNode(schema));
     const oldItems = Array.isArray(old) && hasOld ? old : [];
     value.forEach((item, i) => {
       let prev: unknown;

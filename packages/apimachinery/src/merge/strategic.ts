@@ -1,22 +1,25 @@
 /**
- * Strategic merge patch for built-in kinds (`apimachinery/pkg/util/strategicpatch`): a merge
- * patch where lists with a `patchMergeKey` merge item by item, primitive lists with the merge
- * strategy (finalizers) union, and the directives `$patch` (replace/delete/merge),
- * `$retainKeys`, `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>` apply.
- * Merge keys come from the resource's table keyed by field name ("" = primitive merge list).
+ * Strategic merge patch (k8s.io/apimachinery `pkg/util/strategicpatch`) driven by the schema:
+ * lists whose field has the `merge` patch strategy merge item by item on their merge key (or, for
+ * primitive lists such as finalizers, as a set union); other lists and atomic maps are replaced;
+ * the directives `$patch` (replace/delete/merge), `$retainKeys`, `$setElementOrder/<list>` and
+ * `$deleteFromPrimitiveList/<list>` apply. Own code: no maintained JavaScript library implements
+ * strategic merge semantics.
  */
-import { errors } from "@opgen/apimachinery/status";
-import { deepClone, deepEqual, isObject, type JsonObject } from "../api/types.js";
+import { deepClone, deepEqual, isObject, type JsonObject } from "../schema/json.js";
+import { errors } from "../status/errors.js";
+import type { MergeNode } from "./navigator.js";
 
+/** Applies a strategic merge patch to `original` (not modified) under `node`'s schema. */
 export function applyStrategicMergePatch(
   original: unknown,
   patch: JsonObject,
-  mergeKeys: Record<string, string>,
-): unknown {
-  return mergeMap(isObject(original) ? deepClone(original) : {}, patch, mergeKeys);
+  node: MergeNode | undefined,
+): JsonObject {
+  return mergeMap(isObject(original) ? deepClone(original) : {}, patch, node);
 }
 
-function mergeMap(orig: JsonObject, patch: JsonObject, keys: Record<string, string>): JsonObject {
+function mergeMap(orig: JsonObject, patch: JsonObject, node: MergeNode | undefined): JsonObject {
   const directive = patch.$patch;
   if (directive === "replace") {
     const out = deepClone(patch);
@@ -44,10 +47,15 @@ function mergeMap(orig: JsonObject, patch: JsonObject, keys: Record<string, stri
       continue;
     }
     const cur = out[k];
+    // A property of a struct, or a value of a map (`labels`, `resources.limits`).
+    const child = node?.field(k) ?? node?.items();
     if (Array.isArray(v)) {
-      out[k] = mergeList(Array.isArray(cur) ? cur : [], v, k, keys);
+      out[k] = mergeList(Array.isArray(cur) ? cur : [], v, child);
     } else if (isObject(v)) {
-      out[k] = mergeMap(isObject(cur) ? cur : {}, v, keys);
+      out[k] =
+        child?.mapType === "atomic" || child?.patchStrategies.includes("replace")
+          ? stripDirectives(v)
+          : mergeMap(isObject(cur) ? cur : {}, v, child);
     } else {
       out[k] = v;
     }
@@ -55,7 +63,9 @@ function mergeMap(orig: JsonObject, patch: JsonObject, keys: Record<string, stri
   for (const [k, v] of Object.entries(patch)) {
     if (!k.startsWith("$setElementOrder/") || !Array.isArray(v)) continue;
     const field = k.slice("$setElementOrder/".length);
-    if (Array.isArray(out[field])) out[field] = reorder(out[field] as unknown[], v, keys[field]);
+    if (Array.isArray(out[field])) {
+      out[field] = reorder(out[field] as unknown[], v, node?.field(field)?.patchMergeKey);
+    }
   }
   if (Array.isArray(retain)) {
     const keep = new Set(retain as string[]);
@@ -64,25 +74,28 @@ function mergeMap(orig: JsonObject, patch: JsonObject, keys: Record<string, stri
   return out;
 }
 
-function mergeList(
-  orig: unknown[],
-  patch: unknown[],
-  field: string,
-  keys: Record<string, string>,
-): unknown[] {
-  const key = keys[field];
-  if (key === undefined) {
+function stripDirectives(v: JsonObject): JsonObject {
+  const out = deepClone(v);
+  delete out.$patch;
+  return out;
+}
+
+function mergeList(orig: unknown[], patch: unknown[], node: MergeNode | undefined): unknown[] {
+  if (!node?.patchStrategies.includes("merge")) {
     // No merge strategy: the list is replaced (directive items are dropped).
     return patch.filter((x) => !(isObject(x) && x.$patch !== undefined)).map((x) => deepClone(x));
   }
   if (patch.some((x) => isObject(x) && x.$patch === "replace")) {
     return patch.filter((x) => !(isObject(x) && x.$patch === "replace")).map((x) => deepClone(x));
   }
-  if (key === "") {
+  const key = node.patchMergeKey;
+  if (key === undefined) {
+    // A primitive list with the merge strategy (finalizers): a set union.
     const out = [...orig];
     for (const x of patch) if (!out.some((y) => deepEqual(x, y))) out.push(deepClone(x));
     return out;
   }
+  const items = node.items();
   const out = orig.map((x) => deepClone(x));
   for (const item of patch) {
     if (!isObject(item)) {
@@ -95,11 +108,8 @@ function mergeList(
       if (idx >= 0) out.splice(idx, 1);
       continue;
     }
-    if (idx >= 0) out[idx] = mergeMap(out[idx] as JsonObject, item, keys);
-    else {
-      const added = mergeMap({}, item, keys);
-      out.push(added);
-    }
+    if (idx >= 0) out[idx] = mergeMap(out[idx] as JsonObject, item, items);
+    else out.push(mergeMap({}, item, items));
   }
   return out;
 }
