@@ -3,19 +3,17 @@
  * the per-kind behaviour of their kube-apiserver registry strategies (generation, unconditional
  * update, status/scale subresources, extra field selectors).
  */
+import { findResource } from "@opgen/apimachinery/catalog";
 import type { KubeObject, ResourceInfo, ScaleSubresource, SharedStorage } from "./types.js";
 
+/**
+ * What envtest serves of a built-in resource and how it behaves. Discovery facts (kind, version,
+ * scope, short names, categories, verbs, status/scale subresources) come from the 1.32 catalog.
+ */
 interface BuiltinSpec {
   group: string;
-  version: string;
   resource: string;
-  kind: string;
-  namespaced?: boolean;
-  shortNames?: string[];
-  categories?: string[];
   generation?: boolean;
-  status?: boolean;
-  scale?: boolean;
   conditionalOnly?: boolean;
   returnDeletedObject?: boolean;
   virtual?: boolean;
@@ -59,23 +57,13 @@ if (eventFields) eventFields.reportingComponent = at("reportingComponent");
 const specs: BuiltinSpec[] = [
   {
     group: "",
-    version: "v1",
     resource: "namespaces",
-    kind: "Namespace",
-    namespaced: false,
-    shortNames: ["ns"],
-    status: true,
     returnDeletedObject: true,
     fieldLabels: labels("status.phase"),
   },
   {
     group: "",
-    version: "v1",
     resource: "pods",
-    kind: "Pod",
-    shortNames: ["po"],
-    categories: ["all"],
-    status: true,
     returnDeletedObject: true,
     fieldLabels: labels(
       "spec.nodeName",
@@ -90,238 +78,126 @@ const specs: BuiltinSpec[] = [
   },
   {
     group: "",
-    version: "v1",
     resource: "services",
-    kind: "Service",
-    shortNames: ["svc"],
-    categories: ["all"],
-    status: true,
     returnDeletedObject: true,
   },
-  { group: "", version: "v1", resource: "endpoints", kind: "Endpoints", shortNames: ["ep"] },
-  { group: "", version: "v1", resource: "configmaps", kind: "ConfigMap", shortNames: ["cm"] },
+  { group: "", resource: "endpoints" },
+  { group: "", resource: "configmaps" },
   {
     group: "",
-    version: "v1",
     resource: "secrets",
-    kind: "Secret",
     fieldLabels: labels("type"),
   },
   {
     group: "",
-    version: "v1",
     resource: "serviceaccounts",
-    kind: "ServiceAccount",
-    shortNames: ["sa"],
   },
   {
     group: "",
-    version: "v1",
     resource: "events",
-    kind: "Event",
-    shortNames: ["ev"],
     fieldLabels: eventFields,
   },
   {
     group: "",
-    version: "v1",
     resource: "persistentvolumeclaims",
-    kind: "PersistentVolumeClaim",
-    shortNames: ["pvc"],
-    status: true,
     returnDeletedObject: true,
   },
   {
     group: "",
-    version: "v1",
     resource: "persistentvolumes",
-    kind: "PersistentVolume",
-    namespaced: false,
-    shortNames: ["pv"],
-    status: true,
     returnDeletedObject: true,
   },
   {
     group: "",
-    version: "v1",
     resource: "nodes",
-    kind: "Node",
-    namespaced: false,
-    shortNames: ["no"],
-    status: true,
     fieldLabels: labels("spec.unschedulable"),
   },
   {
     group: "",
-    version: "v1",
     resource: "resourcequotas",
-    kind: "ResourceQuota",
-    shortNames: ["quota"],
-    status: true,
   },
-  { group: "", version: "v1", resource: "limitranges", kind: "LimitRange", shortNames: ["limits"] },
+  { group: "", resource: "limitranges" },
   ...(["deployments", "replicasets", "statefulsets", "daemonsets"] as const).map(
     (resource): BuiltinSpec => ({
       group: "apps",
-      version: "v1",
       resource,
-      kind: {
-        deployments: "Deployment",
-        replicasets: "ReplicaSet",
-        statefulsets: "StatefulSet",
-        daemonsets: "DaemonSet",
-      }[resource],
-      shortNames: [
-        { deployments: "deploy", replicasets: "rs", statefulsets: "sts", daemonsets: "ds" }[
-          resource
-        ],
-      ],
-      categories: ["all"],
       generation: true,
-      status: true,
-      scale: resource !== "daemonsets",
       fieldLabels: resource === "replicasets" ? labels("status.replicas") : undefined,
     }),
   ),
-  { group: "apps", version: "v1", resource: "controllerrevisions", kind: "ControllerRevision" },
+  { group: "apps", resource: "controllerrevisions" },
   {
     group: "batch",
-    version: "v1",
     resource: "jobs",
-    kind: "Job",
-    categories: ["all"],
     generation: true,
-    status: true,
     fieldLabels: labels("status.successful"),
   },
   {
     group: "batch",
-    version: "v1",
     resource: "cronjobs",
-    kind: "CronJob",
-    shortNames: ["cj"],
-    categories: ["all"],
     generation: true,
-    status: true,
   },
   {
     group: "autoscaling",
-    version: "v2",
     resource: "horizontalpodautoscalers",
-    kind: "HorizontalPodAutoscaler",
-    shortNames: ["hpa"],
-    categories: ["all"],
-    status: true,
   },
   {
     group: "policy",
-    version: "v1",
     resource: "poddisruptionbudgets",
-    kind: "PodDisruptionBudget",
-    shortNames: ["pdb"],
     generation: true,
-    status: true,
   },
   {
     group: "networking.k8s.io",
-    version: "v1",
     resource: "ingresses",
-    kind: "Ingress",
-    shortNames: ["ing"],
     generation: true,
-    status: true,
   },
   {
     group: "networking.k8s.io",
-    version: "v1",
     resource: "networkpolicies",
-    kind: "NetworkPolicy",
-    shortNames: ["netpol"],
     generation: true,
   },
   {
     group: "discovery.k8s.io",
-    version: "v1",
     resource: "endpointslices",
-    kind: "EndpointSlice",
   },
-  { group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease" },
+  { group: "coordination.k8s.io", resource: "leases" },
   {
     group: "events.k8s.io",
-    version: "v1",
     resource: "events",
-    kind: "Event",
-    shortNames: ["ev"],
   },
   ...(["roles", "rolebindings", "clusterroles", "clusterrolebindings"] as const).map(
     (resource): BuiltinSpec => ({
       group: "rbac.authorization.k8s.io",
-      version: "v1",
       resource,
-      kind: {
-        roles: "Role",
-        rolebindings: "RoleBinding",
-        clusterroles: "ClusterRole",
-        clusterrolebindings: "ClusterRoleBinding",
-      }[resource],
-      namespaced: resource === "roles" || resource === "rolebindings",
     }),
   ),
   {
     group: "apiextensions.k8s.io",
-    version: "v1",
     resource: "customresourcedefinitions",
-    kind: "CustomResourceDefinition",
-    namespaced: false,
-    shortNames: ["crd", "crds"],
-    categories: ["api-extensions"],
     generation: true,
-    status: true,
     conditionalOnly: true,
   },
   ...(["validatingwebhookconfigurations", "mutatingwebhookconfigurations"] as const).map(
     (resource): BuiltinSpec => ({
       group: "admissionregistration.k8s.io",
-      version: "v1",
       resource,
-      kind:
-        resource === "validatingwebhookconfigurations"
-          ? "ValidatingWebhookConfiguration"
-          : "MutatingWebhookConfiguration",
-      namespaced: false,
-      categories: ["api-extensions"],
       generation: true,
     }),
   ),
   ...(["selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"] as const).map(
     (resource): BuiltinSpec => ({
       group: "authorization.k8s.io",
-      version: "v1",
       resource,
-      kind: {
-        selfsubjectaccessreviews: "SelfSubjectAccessReview",
-        selfsubjectrulesreviews: "SelfSubjectRulesReview",
-        subjectaccessreviews: "SubjectAccessReview",
-      }[resource],
-      namespaced: false,
       virtual: true,
     }),
   ),
   {
     group: "scheduling.k8s.io",
-    version: "v1",
     resource: "priorityclasses",
-    kind: "PriorityClass",
-    namespaced: false,
-    shortNames: ["pc"],
   },
   {
     group: "storage.k8s.io",
-    version: "v1",
     resource: "storageclasses",
-    kind: "StorageClass",
-    namespaced: false,
-    shortNames: ["sc"],
   },
 ];
 
@@ -368,32 +244,38 @@ const eventsShared: SharedStorage = {
 
 /** Fresh ResourceInfo records for every built-in (each server gets its own copies). */
 export function builtinResources(): ResourceInfo[] {
-  return specs.map((s) => ({
-    ...(s.group === "events.k8s.io" ? { sharedStorage: eventsShared } : {}),
-    ...(s.virtual ? { virtual: true } : {}),
-    group: s.group,
-    resource: s.resource,
-    kind: s.kind,
-    listKind: `${s.kind}List`,
-    singular: s.kind.toLowerCase(),
-    namespaced: s.namespaced ?? true,
-    shortNames: s.shortNames ?? [],
-    categories: s.categories ?? [],
-    versions: [
-      {
-        name: s.version,
-        served: true,
-        storage: true,
-        status: s.status ?? false,
-        ...(s.scale ? { scale: builtinScale } : {}),
-      },
-    ],
-    custom: false,
-    generation: s.generation ?? false,
-    unconditionalUpdate: !s.conditionalOnly,
-    returnDeletedObject: s.returnDeletedObject ?? false,
-    ...(s.fieldLabels ? { fieldLabels: s.fieldLabels } : {}),
-  }));
+  return specs.map((s) => {
+    const c = findResource({ group: s.group, plural: s.resource });
+    if (!c) throw new Error(`envtest: ${s.resource}.${s.group} is not a Kubernetes 1.32 resource`);
+    const has = (sub: string) => c.subresources.some((x) => x.name === sub);
+    return {
+      ...(s.group === "events.k8s.io" ? { sharedStorage: eventsShared } : {}),
+      ...(s.virtual ? { virtual: true } : {}),
+      group: s.group,
+      resource: s.resource,
+      kind: c.kind,
+      listKind: `${c.kind}List`,
+      singular: c.singular,
+      namespaced: c.namespaced,
+      shortNames: [...c.shortNames],
+      categories: [...c.categories],
+      verbs: [...c.verbs],
+      versions: [
+        {
+          name: c.version,
+          served: true,
+          storage: true,
+          status: has("status"),
+          ...(has("scale") ? { scale: builtinScale } : {}),
+        },
+      ],
+      custom: false,
+      generation: s.generation ?? false,
+      unconditionalUpdate: !s.conditionalOnly,
+      returnDeletedObject: s.returnDeletedObject ?? false,
+      ...(s.fieldLabels ? { fieldLabels: s.fieldLabels } : {}),
+    };
+  });
 }
 
 /** Groups in the order kube-apiserver lists them in discovery. */

@@ -103,6 +103,8 @@ export interface ResourceInfo {
   unconditionalUpdate: boolean;
   /** DELETE answers with the deleted object instead of a Success Status. */
   returnDeletedObject: boolean;
+  /** Discovery verbs (built-ins, from the catalog); CRDs serve the full set. */
+  verbs?: string[];
   /** Extra field selector labels besides metadata.name/namespace. */
   fieldLabels?: Record<string, (obj: KubeObject) => string | undefined>;
   /** The CRD's name (for CRs). */

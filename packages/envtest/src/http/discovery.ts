@@ -24,8 +24,8 @@ const fullVerbs = [
 const terminatingVerbs = ["delete", "deletecollection", "get", "list", "watch"];
 
 function verbsOf(info: ResourceInfo): string[] {
-  if (info.virtual) return ["create"];
-  return info.terminating ? terminatingVerbs : fullVerbs;
+  if (info.terminating) return terminatingVerbs;
+  return info.verbs ?? fullVerbs;
 }
 
 export function apiVersions(serverAddress: string): JsonObject {
