@@ -33,142 +33,61 @@ import type {
   V1StatefulSet,
   V2HorizontalPodAutoscaler,
 } from "@kubernetes/client-node";
-import { defineKind } from "./kind.js";
+import { findResource } from "@opgen/apimachinery/catalog";
+import { defineKind, type Kind } from "./kind.js";
+import type { KubeObject } from "./types.js";
 
-const core = { group: "", version: "v1" };
-const apps = { group: "apps", version: "v1" };
-const batch = { group: "batch", version: "v1" };
-const rbac = { group: "rbac.authorization.k8s.io", version: "v1" };
-const ns = { namespaced: true };
-const cluster = { namespaced: false };
+/** A built-in kind at its preferred version, its plural and scope read from the 1.32 catalog. */
+function builtin<T extends KubeObject>(group: string, kind: string): Kind<T> {
+  const r = findResource({ group, kind });
+  if (!r) throw new Error(`@opgen/runtime: ${kind}.${group} is not a Kubernetes 1.32 kind`);
+  return defineKind<T>({
+    group,
+    version: r.version,
+    kind,
+    plural: r.plural,
+    namespaced: r.namespaced,
+  });
+}
 
 /** Descriptors of built-in kinds, keyed by Kind. */
 export const kinds = {
-  Pod: defineKind<V1Pod>({ ...core, ...ns, kind: "Pod", plural: "pods" }),
-  Service: defineKind<V1Service>({ ...core, ...ns, kind: "Service", plural: "services" }),
-  ConfigMap: defineKind<V1ConfigMap>({ ...core, ...ns, kind: "ConfigMap", plural: "configmaps" }),
-  Secret: defineKind<V1Secret>({ ...core, ...ns, kind: "Secret", plural: "secrets" }),
-  ServiceAccount: defineKind<V1ServiceAccount>({
-    ...core,
-    ...ns,
-    kind: "ServiceAccount",
-    plural: "serviceaccounts",
-  }),
-  PersistentVolumeClaim: defineKind<V1PersistentVolumeClaim>({
-    ...core,
-    ...ns,
-    kind: "PersistentVolumeClaim",
-    plural: "persistentvolumeclaims",
-  }),
-  PersistentVolume: defineKind<V1PersistentVolume>({
-    ...core,
-    ...cluster,
-    kind: "PersistentVolume",
-    plural: "persistentvolumes",
-  }),
-  Endpoints: defineKind<V1Endpoints>({ ...core, ...ns, kind: "Endpoints", plural: "endpoints" }),
-  Event: defineKind<CoreV1Event>({ ...core, ...ns, kind: "Event", plural: "events" }),
-  Namespace: defineKind<V1Namespace>({
-    ...core,
-    ...cluster,
-    kind: "Namespace",
-    plural: "namespaces",
-  }),
-  Node: defineKind<V1Node>({ ...core, ...cluster, kind: "Node", plural: "nodes" }),
-  Deployment: defineKind<V1Deployment>({
-    ...apps,
-    ...ns,
-    kind: "Deployment",
-    plural: "deployments",
-  }),
-  StatefulSet: defineKind<V1StatefulSet>({
-    ...apps,
-    ...ns,
-    kind: "StatefulSet",
-    plural: "statefulsets",
-  }),
-  DaemonSet: defineKind<V1DaemonSet>({ ...apps, ...ns, kind: "DaemonSet", plural: "daemonsets" }),
-  ReplicaSet: defineKind<V1ReplicaSet>({
-    ...apps,
-    ...ns,
-    kind: "ReplicaSet",
-    plural: "replicasets",
-  }),
-  Job: defineKind<V1Job>({ ...batch, ...ns, kind: "Job", plural: "jobs" }),
-  CronJob: defineKind<V1CronJob>({ ...batch, ...ns, kind: "CronJob", plural: "cronjobs" }),
-  HorizontalPodAutoscaler: defineKind<V2HorizontalPodAutoscaler>({
-    group: "autoscaling",
-    version: "v2",
-    ...ns,
-    kind: "HorizontalPodAutoscaler",
-    plural: "horizontalpodautoscalers",
-  }),
-  Ingress: defineKind<V1Ingress>({
-    group: "networking.k8s.io",
-    version: "v1",
-    ...ns,
-    kind: "Ingress",
-    plural: "ingresses",
-  }),
-  NetworkPolicy: defineKind<V1NetworkPolicy>({
-    group: "networking.k8s.io",
-    version: "v1",
-    ...ns,
-    kind: "NetworkPolicy",
-    plural: "networkpolicies",
-  }),
-  EndpointSlice: defineKind<V1EndpointSlice>({
-    group: "discovery.k8s.io",
-    version: "v1",
-    ...ns,
-    kind: "EndpointSlice",
-    plural: "endpointslices",
-  }),
-  PodDisruptionBudget: defineKind<V1PodDisruptionBudget>({
-    group: "policy",
-    version: "v1",
-    ...ns,
-    kind: "PodDisruptionBudget",
-    plural: "poddisruptionbudgets",
-  }),
-  Lease: defineKind<V1Lease>({
-    group: "coordination.k8s.io",
-    version: "v1",
-    ...ns,
-    kind: "Lease",
-    plural: "leases",
-  }),
-  EventsV1Event: defineKind<EventsV1Event>({
-    group: "events.k8s.io",
-    version: "v1",
-    ...ns,
-    kind: "Event",
-    plural: "events",
-  }),
-  Role: defineKind<V1Role>({ ...rbac, ...ns, kind: "Role", plural: "roles" }),
-  RoleBinding: defineKind<V1RoleBinding>({
-    ...rbac,
-    ...ns,
-    kind: "RoleBinding",
-    plural: "rolebindings",
-  }),
-  ClusterRole: defineKind<V1ClusterRole>({
-    ...rbac,
-    ...cluster,
-    kind: "ClusterRole",
-    plural: "clusterroles",
-  }),
-  ClusterRoleBinding: defineKind<V1ClusterRoleBinding>({
-    ...rbac,
-    ...cluster,
-    kind: "ClusterRoleBinding",
-    plural: "clusterrolebindings",
-  }),
-  CustomResourceDefinition: defineKind<V1CustomResourceDefinition>({
-    group: "apiextensions.k8s.io",
-    version: "v1",
-    ...cluster,
-    kind: "CustomResourceDefinition",
-    plural: "customresourcedefinitions",
-  }),
+  Pod: builtin<V1Pod>("", "Pod"),
+  Service: builtin<V1Service>("", "Service"),
+  ConfigMap: builtin<V1ConfigMap>("", "ConfigMap"),
+  Secret: builtin<V1Secret>("", "Secret"),
+  ServiceAccount: builtin<V1ServiceAccount>("", "ServiceAccount"),
+  PersistentVolumeClaim: builtin<V1PersistentVolumeClaim>("", "PersistentVolumeClaim"),
+  PersistentVolume: builtin<V1PersistentVolume>("", "PersistentVolume"),
+  Endpoints: builtin<V1Endpoints>("", "Endpoints"),
+  Event: builtin<CoreV1Event>("", "Event"),
+  Namespace: builtin<V1Namespace>("", "Namespace"),
+  Node: builtin<V1Node>("", "Node"),
+  Deployment: builtin<V1Deployment>("apps", "Deployment"),
+  StatefulSet: builtin<V1StatefulSet>("apps", "StatefulSet"),
+  DaemonSet: builtin<V1DaemonSet>("apps", "DaemonSet"),
+  ReplicaSet: builtin<V1ReplicaSet>("apps", "ReplicaSet"),
+  Job: builtin<V1Job>("batch", "Job"),
+  CronJob: builtin<V1CronJob>("batch", "CronJob"),
+  HorizontalPodAutoscaler: builtin<V2HorizontalPodAutoscaler>(
+    "autoscaling",
+    "HorizontalPodAutoscaler",
+  ),
+  Ingress: builtin<V1Ingress>("networking.k8s.io", "Ingress"),
+  NetworkPolicy: builtin<V1NetworkPolicy>("networking.k8s.io", "NetworkPolicy"),
+  EndpointSlice: builtin<V1EndpointSlice>("discovery.k8s.io", "EndpointSlice"),
+  PodDisruptionBudget: builtin<V1PodDisruptionBudget>("policy", "PodDisruptionBudget"),
+  Lease: builtin<V1Lease>("coordination.k8s.io", "Lease"),
+  EventsV1Event: builtin<EventsV1Event>("events.k8s.io", "Event"),
+  Role: builtin<V1Role>("rbac.authorization.k8s.io", "Role"),
+  RoleBinding: builtin<V1RoleBinding>("rbac.authorization.k8s.io", "RoleBinding"),
+  ClusterRole: builtin<V1ClusterRole>("rbac.authorization.k8s.io", "ClusterRole"),
+  ClusterRoleBinding: builtin<V1ClusterRoleBinding>(
+    "rbac.authorization.k8s.io",
+    "ClusterRoleBinding",
+  ),
+  CustomResourceDefinition: builtin<V1CustomResourceDefinition>(
+    "apiextensions.k8s.io",
+    "CustomResourceDefinition",
+  ),
 } as const;

@@ -1,8 +1,10 @@
 /**
- * Group and resource of the built-in kind descriptors `@opgen/runtime` exports as `kinds.X`, so the
- * report can resolve `.owns(kinds.Pod)` without loading the runtime (the CLI does not depend on it).
- * A unit test keeps this table equal to the runtime's `kinds`.
+ * Resolves the built-in kind descriptors `@opgen/runtime` exports as `kinds.X` to their group and
+ * resource from the Kubernetes 1.32 catalog, so the report can read `.owns(kinds.Pod)` without
+ * loading the runtime (the CLI does not depend on it). `X` is the kind, at the group where the
+ * runtime puts it (core before other groups); a unit test keeps this equal to the runtime's `kinds`.
  */
+import { builtinResources } from "@opgen/apimachinery/catalog";
 
 export interface KindRef {
   group: string;
@@ -11,55 +13,20 @@ export interface KindRef {
   plural: string;
 }
 
-const core = (kind: string, plural: string): KindRef => ({ group: "", kind, plural });
-const apps = (kind: string, plural: string): KindRef => ({ group: "apps", kind, plural });
-const batch = (kind: string, plural: string): KindRef => ({ group: "batch", kind, plural });
-const rbac = (kind: string, plural: string): KindRef => ({
-  group: "rbac.authorization.k8s.io",
-  kind,
-  plural,
-});
-
-export const BUILTIN_KINDS: Readonly<Record<string, KindRef>> = {
-  Pod: core("Pod", "pods"),
-  Service: core("Service", "services"),
-  ConfigMap: core("ConfigMap", "configmaps"),
-  Secret: core("Secret", "secrets"),
-  ServiceAccount: core("ServiceAccount", "serviceaccounts"),
-  PersistentVolumeClaim: core("PersistentVolumeClaim", "persistentvolumeclaims"),
-  PersistentVolume: core("PersistentVolume", "persistentvolumes"),
-  Endpoints: core("Endpoints", "endpoints"),
-  Event: core("Event", "events"),
-  Namespace: core("Namespace", "namespaces"),
-  Node: core("Node", "nodes"),
-  Deployment: apps("Deployment", "deployments"),
-  StatefulSet: apps("StatefulSet", "statefulsets"),
-  DaemonSet: apps("DaemonSet", "daemonsets"),
-  ReplicaSet: apps("ReplicaSet", "replicasets"),
-  Job: batch("Job", "jobs"),
-  CronJob: batch("CronJob", "cronjobs"),
-  HorizontalPodAutoscaler: {
-    group: "autoscaling",
-    kind: "HorizontalPodAutoscaler",
-    plural: "horizontalpodautoscalers",
-  },
-  Ingress: { group: "networking.k8s.io", kind: "Ingress", plural: "ingresses" },
-  NetworkPolicy: { group: "networking.k8s.io", kind: "NetworkPolicy", plural: "networkpolicies" },
-  EndpointSlice: { group: "discovery.k8s.io", kind: "EndpointSlice", plural: "endpointslices" },
-  PodDisruptionBudget: {
-    group: "policy",
-    kind: "PodDisruptionBudget",
-    plural: "poddisruptionbudgets",
-  },
-  Lease: { group: "coordination.k8s.io", kind: "Lease", plural: "leases" },
-  EventsV1Event: { group: "events.k8s.io", kind: "Event", plural: "events" },
-  Role: rbac("Role", "roles"),
-  RoleBinding: rbac("RoleBinding", "rolebindings"),
-  ClusterRole: rbac("ClusterRole", "clusterroles"),
-  ClusterRoleBinding: rbac("ClusterRoleBinding", "clusterrolebindings"),
-  CustomResourceDefinition: {
-    group: "apiextensions.k8s.io",
-    kind: "CustomResourceDefinition",
-    plural: "customresourcedefinitions",
-  },
+/** Runtime names that are not the kind itself: the second Event. */
+const ALIASES: Readonly<Record<string, { group: string; kind: string }>> = {
+  EventsV1Event: { group: "events.k8s.io", kind: "Event" },
 };
+
+/** The kind `kinds.<name>` stands for, or undefined when the runtime has no such name. */
+export function builtinKind(name: string): KindRef | undefined {
+  const alias = Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
+  const candidates = builtinResources().filter(
+    (r) =>
+      r.preferred &&
+      r.stability === "ga" &&
+      (alias ? r.group === alias.group && r.kind === alias.kind : r.kind === name),
+  );
+  const r = candidates.find((c) => c.group === "") ?? candidates[0];
+  return r && { group: r.group, kind: r.kind, plural: r.plural };
+}

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import type { ts } from "ts-morph";
 import type { SourceCache } from "../source-cache.js";
 import { typescript } from "../typescript.js";
-import { BUILTIN_KINDS, type KindRef } from "./builtin-kinds.js";
+import { builtinKind, type KindRef } from "./builtin-kinds.js";
 
 const RUNTIME_MODULE = "@opgen/runtime";
 /** Enough for re-export chains and const indirections; stops cycles. */
@@ -141,7 +141,7 @@ export class StaticResolver {
       case "runtime":
         if (target.name === "*") return { type: "runtime", name };
         if (target.name === "kinds") {
-          const ref = Object.hasOwn(BUILTIN_KINDS, name) ? BUILTIN_KINDS[name] : undefined;
+          const ref = builtinKind(name);
           return ref && { type: "kind", ref };
         }
         return undefined;
