@@ -48,6 +48,10 @@ export function buildProgram(): Command {
     .option("--runtime-spec <spec>", "npm spec for @opgen/runtime (env OPGEN_RUNTIME_SPEC)")
     .option("--envtest-spec <spec>", "npm spec for @opgen/envtest (env OPGEN_ENVTEST_SPEC)")
     .option("--opgen-spec <spec>", "npm spec for the opgen dev dependency (env OPGEN_CLI_SPEC)")
+    .option(
+      "--apimachinery-spec <spec>",
+      "npm spec for @opgen/apimachinery, needed when the runtime comes from a tarball (env OPGEN_APIMACHINERY_SPEC)",
+    )
     .option("--skip-install", "do not run npm install in the new project")
     .action(async (opts) => (await import("./commands/init.js")).runInit(opts));
 

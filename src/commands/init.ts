@@ -17,6 +17,7 @@ export interface InitFlags {
   runtimeSpec?: string;
   envtestSpec?: string;
   opgenSpec?: string;
+  apimachinerySpec?: string;
   skipInstall?: boolean;
 }
 
@@ -43,6 +44,7 @@ export async function runInit(flags: InitFlags, cwd = process.cwd()): Promise<vo
       runtime: flags.runtimeSpec,
       envtest: flags.envtestSpec,
       cli: flags.opgenSpec,
+      apimachinery: flags.apimachinerySpec,
     }),
     emptyRole: await emptyManagerRole(root),
   });

@@ -1,5 +1,5 @@
 /**
- * The user's path from the artifacts a user would download: `npm pack` of the three packages, their
+ * The user's path from the artifacts a user would download: `npm pack` of the four packages, their
  * file lists, then `npx opgen init` + `create api` from the installed tarball, and the new project's
  * install, build, manifests and tests on the runtime and envtest tarballs.
  */
@@ -41,7 +41,7 @@ const paths = (name: string) => packs[name]!.files.map((f) => f.path);
 describe("published packages", () => {
   beforeAll(async () => {
     await pack([]);
-    await pack(["-w", "@opgen/runtime", "-w", "@opgen/envtest"]);
+    await pack(["-w", "@opgen/apimachinery", "-w", "@opgen/runtime", "-w", "@opgen/envtest"]);
   }, 120_000);
 
   it("packs opgen with its code, templates and docs, and nothing else", () => {
@@ -89,6 +89,31 @@ describe("published packages", () => {
     },
   );
 
+  it("packs @opgen/apimachinery with its code and the generated catalog data only", () => {
+    const files = paths("@opgen/apimachinery");
+    for (const must of [
+      "dist/index.js",
+      "dist/catalog/index.js",
+      "dist/catalog/index.d.ts",
+      "data/resources.json",
+      "data/defs/io.k8s.api.core.v1.json",
+      "data/descriptions/io.k8s.api.core.v1.json",
+      "package.json",
+      "README.md",
+      "LICENSE",
+    ]) {
+      expect(files, must).toContain(must);
+    }
+    expect(
+      files.filter(
+        (f) =>
+          !/^dist\/.*\.(js|d\.ts)$/.test(f) &&
+          !/^data\/.*\.json$/.test(f) &&
+          !["package.json", "README.md", "LICENSE"].includes(f),
+      ),
+    ).toEqual([]);
+  });
+
   it("lists the runtime's production dependencies in its README", () => {
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "packages/runtime/package.json"), "utf8"));
     const readme = readFileSync(join(REPO_ROOT, "packages/runtime/README.md"), "utf8");
@@ -96,9 +121,10 @@ describe("published packages", () => {
     expect(listed.sort()).toEqual(Object.keys(pkg.dependencies).sort());
   });
 
-  it("keeps the three versions in step", () => {
+  it("keeps the four versions in step", () => {
     const version = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version;
     expect(packs.opgen!.version).toBe(version);
+    expect(packs["@opgen/apimachinery"]!.version).toBe(version);
     expect(packs["@opgen/runtime"]!.version).toBe(version);
     expect(packs["@opgen/envtest"]!.version).toBe(version);
   });
@@ -124,6 +150,7 @@ describe("published packages", () => {
           "--no-fund",
           packs.opgen!.tarball,
           packs["@opgen/envtest"]!.tarball,
+          packs["@opgen/apimachinery"]!.tarball,
         ],
         { cwd: home, env: { npm_config_loglevel: "error" } },
       );
@@ -146,6 +173,8 @@ describe("published packages", () => {
           `file:${packs["@opgen/envtest"]!.tarball}`,
           "--opgen-spec",
           `file:${packs.opgen!.tarball}`,
+          "--apimachinery-spec",
+          `file:${packs["@opgen/apimachinery"]!.tarball}`,
         ],
         project,
       );

@@ -16,6 +16,11 @@ export interface DependencySpecs {
   runtime: string;
   envtest: string;
   cli: string;
+  /**
+   * Where @opgen/apimachinery (a dependency of the runtime and envtest) comes from, when the
+   * registry cannot supply it: a checkout or tarballs. "" when the registry resolves it.
+   */
+  apimachinery: string;
 }
 
 export interface ToolVersions {
@@ -38,7 +43,8 @@ function opgenPackage(): OpgenPackageJson {
 export function isSourceCheckout(root = packageRoot()): boolean {
   return (
     existsSync(join(root, "packages", "runtime", "package.json")) &&
-    existsSync(join(root, "packages", "envtest", "package.json"))
+    existsSync(join(root, "packages", "envtest", "package.json")) &&
+    existsSync(join(root, "packages", "apimachinery", "package.json"))
   );
 }
 
@@ -51,10 +57,15 @@ export function resolveDependencySpecs(flags: Partial<DependencySpecs> = {}): De
   const version = opgenPackage().version;
   const local = isSourceCheckout(root);
   const fallback = (pkgDir: string) => (local ? `file:${join(root, pkgDir)}` : `^${version}`);
+  const apimachinery =
+    flags.apimachinery ??
+    process.env.OPGEN_APIMACHINERY_SPEC ??
+    (local ? `file:${join(root, "packages/apimachinery")}` : "");
   return {
     runtime: flags.runtime ?? process.env.OPGEN_RUNTIME_SPEC ?? fallback("packages/runtime"),
     envtest: flags.envtest ?? process.env.OPGEN_ENVTEST_SPEC ?? fallback("packages/envtest"),
     cli: flags.cli ?? process.env.OPGEN_CLI_SPEC ?? (local ? `file:${root}` : `^${version}`),
+    apimachinery,
   };
 }
 

@@ -1,0 +1,45 @@
+/**
+ * The shape issue 12 asks the code to keep: each Kubernetes concept has one home in
+ * @opgen/apimachinery.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/cli.js";
+
+const ROOTS = ["src", "packages/apimachinery/src", "packages/runtime/src", "packages/envtest/src"];
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sources(path));
+    else if (/\.ts$/.test(name) && !name.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
+
+const files = ROOTS.flatMap((r) => sources(join(REPO_ROOT, r))).map((p) => ({
+  path: relative(REPO_ROOT, p),
+  text: readFileSync(p, "utf8"),
+}));
+
+describe("one home per concept", () => {
+  it("defines selector parsers and ApiError only in @opgen/apimachinery", () => {
+    const outside = files.filter(
+      (f) =>
+        !f.path.startsWith("packages/apimachinery/") &&
+        /export (function|class|const) (parse(Label|Field)?Selector|ApiError)\b/.test(f.text),
+    );
+    expect(outside.map((f) => f.path)).toEqual([]);
+  });
+
+  it("keeps no JSONSchemaProps interface outside @opgen/apimachinery", () => {
+    const outside = files.filter(
+      (f) =>
+        !f.path.startsWith("packages/apimachinery/") &&
+        /export (interface|type) JSONSchemaProps\b/.test(f.text),
+    );
+    expect(outside.map((f) => f.path)).toEqual([]);
+  });
+});
