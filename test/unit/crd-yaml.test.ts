@@ -2,13 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import {
-  compareKeys,
-  formatNumber,
-  resolvesToNonString,
-  toYaml,
-  toYamlDocuments,
-} from "../../src/util/yaml.js";
+import { compareKeys } from "../../src/util/yaml/key-order.js";
+import { resolvesToNonString } from "../../src/util/yaml/scalar-resolve.js";
+import { formatNumber, toYaml, toYamlDocuments } from "../../src/util/yaml.js";
 
 const FIXTURES = join(import.meta.dirname, "../../../shared/fixtures/controller-gen");
 const fixtureFiles = [
