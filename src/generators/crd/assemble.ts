@@ -9,7 +9,7 @@ import { resourcePlural } from "@opgen/apimachinery/names";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { MarkerArgs, MarkerValue, ParsedMarker, SourcePos } from "../../markers/types.js";
 import type { Diagnostic } from "../types.js";
-import { byteOrder } from "./walker.js";
+import { byteOrder } from "./walker-util.js";
 
 /** One version of a kind, as the walker found it. */
 export interface KindVersion {

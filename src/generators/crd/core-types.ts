@@ -21,7 +21,7 @@ import { dirname, join } from "node:path";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { ProjectSources } from "../project-sources.js";
 import { cloneSchema, RUNTIME_TYPES } from "./known-types.js";
-import type { CoreTypeProvider } from "./walker.js";
+import type { CoreTypeProvider } from "./walker-base.js";
 
 interface Attribute {
   name: string;

@@ -12,8 +12,8 @@ import { ProjectSources, type SourceFileInfo } from "../project-sources.js";
 import type { Diagnostic, GeneratedFile } from "../types.js";
 import { type AssembledCrd, assembleCrds, type KindVersion } from "./assemble.js";
 import { limitDescriptions } from "./descriptions.js";
-import type { CoreTypeProvider, Declaration } from "./walker.js";
 import { SchemaWalker } from "./walker.js";
+import type { CoreTypeProvider, Declaration } from "./walker-base.js";
 
 export interface CrdOptions {
   projectDir: string;
