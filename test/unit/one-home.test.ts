@@ -1,6 +1,7 @@
 /**
  * The shape issue 12 asks the code to keep: each Kubernetes concept has one home in
- * @opgen/apimachinery.
+ * @opgen/apimachinery, and no hand-written source file grows past 600 lines (a file that long
+ * holds more than one job).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -41,5 +42,12 @@ describe("one home per concept", () => {
         /export (interface|type) JSONSchemaProps\b/.test(f.text),
     );
     expect(outside.map((f) => f.path)).toEqual([]);
+  });
+
+  it("has no hand-written source file over 600 lines", () => {
+    const long = files
+      .map((f) => ({ path: f.path, lines: f.text.split("\n").length - 1 }))
+      .filter((f) => f.lines > 600);
+    expect(long).toEqual([]);
   });
 });

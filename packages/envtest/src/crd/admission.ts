@@ -6,7 +6,7 @@
 import { errors } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
 import { crdCleanupFinalizer } from "../controllers/crd-controller.js";
-import type { AdmissionHook } from "../rest/objects.js";
+import type { AdmissionHook } from "../rest/admission.js";
 import type { RequestScope } from "../rest/scope.js";
 import { type Crd, defaultCrd, validateCrd } from "./crd.js";
 

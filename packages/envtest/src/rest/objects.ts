@@ -11,15 +11,9 @@ import {
   parseFieldSelector,
   parseLabelSelector,
 } from "@opgen/apimachinery/selectors";
-import { ApiError, errors, type FieldError } from "@opgen/apimachinery/status";
-import {
-  finalizerWarnings,
-  generateName,
-  newUid,
-  nowTime,
-  validateObjectMeta,
-} from "../api/meta.js";
-import { bucketKey, bucketOf } from "../api/registry.js";
+import { ApiError, errors } from "@opgen/apimachinery/status";
+import { generateName, newUid, nowTime } from "../api/meta.js";
+import { bucketOf } from "../api/registry.js";
 import {
   deepClone,
   deepEqual,
@@ -32,22 +26,21 @@ import {
   type ResourceInfo,
   type ResourceVersionInfo,
 } from "../api/types.js";
-import { validateCel } from "../schema/cel.js";
-import { ratchet } from "../schema/ratchet.js";
 import type { Store } from "../store/store.js";
-import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
+import {
+  type AdmissionHook,
+  admit,
+  admitNamespace,
+  checkTypeAndNamespace,
+  gr,
+  meta,
+} from "./admission.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
 import { fieldMatcher } from "./field-selectors.js";
 import { checkListOptions, paginate } from "./list-options.js";
 import { recordManagedFields } from "./managed-fields.js";
 import { applyScale, toScale } from "./scale.js";
-import {
-  coerceCustomResource,
-  fieldValidationOf,
-  fromStorage,
-  schemaErrors,
-  storageApiVersion,
-} from "./schema-pipeline.js";
+import { fromStorage, storageApiVersion } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
 
 export interface WriteResult {
@@ -55,22 +48,7 @@ export interface WriteResult {
   body: KubeObject;
 }
 
-/** Hooks other parts plug into the write path (CRD validation, RBAC escalation checks, …). */
-export interface AdmissionHook {
-  /** Called before storing a create or update; throws to reject, may mutate `obj`. */
-  admit?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
-}
-
 const immortalNamespaces = new Set(["default", "kube-system", "kube-public"]);
-
-function meta(o: KubeObject): ObjectMeta {
-  if (!isObject(o.metadata)) o.metadata = {};
-  return o.metadata as ObjectMeta;
-}
-
-function gr(info: ResourceInfo) {
-  return { group: info.group, resource: info.resource };
-}
 
 /** The part of an object that bumps generation when it changes. */
 function generationRelevant(
@@ -100,148 +78,6 @@ export class ObjectRest {
     const found = this.store.get(this.bucket(scope.info), scope.namespace, scope.name ?? "");
     if (!found) throw errors.notFound(gr(scope.info), scope.name ?? "");
     return found;
-  }
-
-  /** Checks NamespaceLifecycle admission for writes into a namespace. */
-  private admitNamespace(scope: RequestScope, name: string): void {
-    if (!scope.info.namespaced || !scope.namespace) return;
-    const ns = this.store.get(bucketKey("", "namespaces"), undefined, scope.namespace);
-    if (!ns) throw errors.notFound({ group: "", resource: "namespaces" }, scope.namespace);
-    if (
-      ns.metadata?.deletionTimestamp ||
-      (ns.status as JsonObject | undefined)?.phase === "Terminating"
-    ) {
-      throw errors.forbidden(
-        gr(scope.info),
-        name,
-        `unable to create new content in namespace ${scope.namespace} because it is being terminated`,
-        [
-          {
-            reason: "NamespaceTerminating",
-            message: `namespace ${scope.namespace} is being terminated`,
-            field: "metadata.namespace",
-          },
-        ],
-      );
-    }
-  }
-
-  /** Decodes the request body's type and namespace against the endpoint. */
-  private checkTypeAndNamespace(
-    scope: RequestScope,
-    obj: KubeObject,
-    verb: "create" | "update",
-  ): void {
-    const expected = groupVersion(scope.info.group, scope.version.name);
-    if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
-      const isScale = scope.subresource === "scale";
-      if (!isScale) {
-        throw errors.badRequest(
-          `the API version in the data (${obj.apiVersion}) does not match the expected API version (${expected})`,
-        );
-      }
-    }
-    if (scope.subresource !== "scale" && obj.kind !== undefined && obj.kind !== scope.info.kind) {
-      if (scope.info.custom) {
-        throw errors.invalid(scope.info.kind, scope.info.group, obj.metadata?.name ?? "", [
-          {
-            type: "FieldValueInvalid",
-            field: "kind",
-            value: obj.kind,
-            detail: `must be ${scope.info.kind}`,
-          },
-        ]);
-      }
-      throw errors.badRequest(
-        `the kind in the data (${obj.kind}) does not match the expected kind (${scope.info.kind})`,
-      );
-    }
-    obj.apiVersion = expected;
-    obj.kind = scope.info.kind;
-    const m = meta(obj);
-    if (scope.info.namespaced) {
-      if (!m.namespace) m.namespace = scope.namespace;
-      else if (scope.namespace && m.namespace !== scope.namespace) {
-        throw errors.badRequest(
-          "the namespace of the provided object does not match the namespace sent on the request",
-        );
-      }
-    } else {
-      delete m.namespace;
-    }
-    if (
-      verb === "update" &&
-      m.name !== undefined &&
-      scope.name !== undefined &&
-      m.name !== scope.name
-    ) {
-      throw errors.badRequest(
-        `the name of the object (${m.name}) does not match the name on the URL (${scope.name})`,
-      );
-    }
-  }
-
-  /** Defaulting, pruning and validation of a candidate object; returns it ready to store. */
-  private admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
-    const info = scope.info;
-    const fieldErrors: FieldError[] = [];
-    if (info.custom) {
-      coerceCustomResource(
-        info,
-        scope.version,
-        obj,
-        fieldValidationOf(scope.query),
-        scope.warnings,
-      );
-    } else {
-      fieldValidationOf(scope.query);
-      defaultBuiltin(info, obj);
-    }
-    for (const hook of this.hooks) hook.admit?.(scope, obj, old);
-    fieldErrors.push(
-      ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: nameRuleFor(info) }),
-    );
-    if (info.custom) {
-      const schemaErrs = schemaErrors(
-        scope.version,
-        obj,
-        scope.subresource === "status" ? "status" : undefined,
-      );
-      fieldErrors.push(...(old ? ratchet(schemaErrs, obj, old) : schemaErrs));
-      // CEL rules run only on schema-valid objects, as upstream.
-      if (fieldErrors.length === 0) {
-        const cel = validateCel(obj, old, scope.version.schema, old !== undefined);
-        fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
-        scope.warnings.push(...cel.warnings);
-      }
-    } else {
-      fieldErrors.push(...validateBuiltin(info, obj));
-    }
-    if (old) {
-      const om = old.metadata ?? {};
-      const nm = meta(obj);
-      if (om.deletionTimestamp) {
-        const added = (nm.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
-        if (added.length > 0) {
-          fieldErrors.push({
-            type: "FieldValueForbidden",
-            field: "metadata.finalizers",
-            detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added
-              .map((f) => JSON.stringify(f))
-              .join(", ")}}`,
-          });
-        }
-      }
-    }
-    if (fieldErrors.length > 0) {
-      throw errors.invalid(
-        info.kind,
-        info.group,
-        obj.metadata?.name ?? obj.metadata?.generateName ?? "",
-        fieldErrors,
-      );
-    }
-    scope.warnings.push(...finalizerWarnings(obj));
   }
 
   // ---------------------------------------------------------------- reads
@@ -321,10 +157,10 @@ export class ObjectRest {
     }
     const dryRun = isDryRun(scope.query);
     const obj = deepClone(body);
-    this.checkTypeAndNamespace(scope, obj, "create");
+    checkTypeAndNamespace(scope, obj, "create");
     const m = meta(obj);
     if (!m.name && m.generateName) m.name = generateName(m.generateName);
-    this.admitNamespace(scope, m.name ?? "");
+    admitNamespace(this.store, scope, m.name ?? "");
     if (m.resourceVersion) {
       throw errors.internal("resourceVersion should not be set on objects to be created");
     }
@@ -354,7 +190,7 @@ export class ObjectRest {
         delete obj.status;
       }
     }
-    this.admit(scope, obj, undefined);
+    admit(this.hooks, scope, obj, undefined);
     if (!m.name) {
       throw errors.invalid(info.kind, info.group, "", [
         {
@@ -427,7 +263,7 @@ export class ObjectRest {
     const oldStored = this.existing(scope);
     const old = this.present(info, version, oldStored);
     let obj = deepClone(body);
-    this.checkTypeAndNamespace(scope, obj, "update");
+    checkTypeAndNamespace(scope, obj, "update");
     const m = meta(obj);
     if (m.name === undefined) m.name = scope.name;
     const om = old.metadata ?? {};
@@ -491,7 +327,7 @@ export class ObjectRest {
     else delete nm.generation;
     nm.resourceVersion = om.resourceVersion;
 
-    this.admit(scope, obj, old);
+    admit(this.hooks, scope, obj, old);
     if (
       info.generation &&
       !deepEqual(generationRelevant(info, version, obj), generationRelevant(info, version, old))

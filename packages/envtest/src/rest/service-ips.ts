@@ -8,7 +8,7 @@
 import { errors, goValue } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { Store } from "../store/store.js";
-import type { AdmissionHook } from "./objects.js";
+import type { AdmissionHook } from "./admission.js";
 import type { RequestScope } from "./scope.js";
 
 const base = (10 << 24) | (96 << 16);

@@ -1,0 +1,180 @@
+/**
+ * What every create and update passes before it is stored, in kube-apiserver's order: the body's
+ * type and namespace checked against the endpoint, NamespaceLifecycle admission, then defaulting,
+ * pruning and validation (OpenAPI and CEL for custom resources, the built-in strategies'
+ * validation otherwise), the admission hooks tests install, and the finalizer rules of objects
+ * being deleted.
+ */
+import { errors, type FieldError } from "@opgen/apimachinery/status";
+import { finalizerWarnings, validateObjectMeta } from "../api/meta.js";
+import { bucketKey } from "../api/registry.js";
+import {
+  groupVersion,
+  isObject,
+  type JsonObject,
+  type KubeObject,
+  type ObjectMeta,
+  type ResourceInfo,
+} from "../api/types.js";
+import { validateCel } from "../schema/cel.js";
+import { ratchet } from "../schema/ratchet.js";
+import type { Store } from "../store/store.js";
+import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
+import { coerceCustomResource, fieldValidationOf, schemaErrors } from "./schema-pipeline.js";
+import type { RequestScope } from "./scope.js";
+
+/** An extra admission step a test installs (the role of a webhook). */
+export interface AdmissionHook {
+  /** Called before storing a create or update; throws to reject, may mutate `obj`. */
+  admit?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
+}
+
+export function meta(o: KubeObject): ObjectMeta {
+  if (!isObject(o.metadata)) o.metadata = {};
+  return o.metadata as ObjectMeta;
+}
+
+export function gr(info: ResourceInfo) {
+  return { group: info.group, resource: info.resource };
+}
+
+/** Checks NamespaceLifecycle admission for writes into a namespace. */
+export function admitNamespace(store: Store, scope: RequestScope, name: string): void {
+  if (!scope.info.namespaced || !scope.namespace) return;
+  const ns = store.get(bucketKey("", "namespaces"), undefined, scope.namespace);
+  if (!ns) throw errors.notFound({ group: "", resource: "namespaces" }, scope.namespace);
+  if (
+    ns.metadata?.deletionTimestamp ||
+    (ns.status as JsonObject | undefined)?.phase === "Terminating"
+  ) {
+    throw errors.forbidden(
+      gr(scope.info),
+      name,
+      `unable to create new content in namespace ${scope.namespace} because it is being terminated`,
+      [
+        {
+          reason: "NamespaceTerminating",
+          message: `namespace ${scope.namespace} is being terminated`,
+          field: "metadata.namespace",
+        },
+      ],
+    );
+  }
+}
+
+/** Decodes the request body's type and namespace against the endpoint. */
+export function checkTypeAndNamespace(
+  scope: RequestScope,
+  obj: KubeObject,
+  verb: "create" | "update",
+): void {
+  const expected = groupVersion(scope.info.group, scope.version.name);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
+    const isScale = scope.subresource === "scale";
+    if (!isScale) {
+      throw errors.badRequest(
+        `the API version in the data (${obj.apiVersion}) does not match the expected API version (${expected})`,
+      );
+    }
+  }
+  if (scope.subresource !== "scale" && obj.kind !== undefined && obj.kind !== scope.info.kind) {
+    if (scope.info.custom) {
+      throw errors.invalid(scope.info.kind, scope.info.group, obj.metadata?.name ?? "", [
+        {
+          type: "FieldValueInvalid",
+          field: "kind",
+          value: obj.kind,
+          detail: `must be ${scope.info.kind}`,
+        },
+      ]);
+    }
+    throw errors.badRequest(
+      `the kind in the data (${obj.kind}) does not match the expected kind (${scope.info.kind})`,
+    );
+  }
+  obj.apiVersion = expected;
+  obj.kind = scope.info.kind;
+  const m = meta(obj);
+  if (scope.info.namespaced) {
+    if (!m.namespace) m.namespace = scope.namespace;
+    else if (scope.namespace && m.namespace !== scope.namespace) {
+      throw errors.badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+  } else {
+    delete m.namespace;
+  }
+  if (
+    verb === "update" &&
+    m.name !== undefined &&
+    scope.name !== undefined &&
+    m.name !== scope.name
+  ) {
+    throw errors.badRequest(
+      `the name of the object (${m.name}) does not match the name on the URL (${scope.name})`,
+    );
+  }
+}
+
+/** Defaulting, pruning and validation of a candidate object; returns it ready to store. */
+export function admit(
+  hooks: readonly AdmissionHook[],
+  scope: RequestScope,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+): void {
+  const info = scope.info;
+  const fieldErrors: FieldError[] = [];
+  if (info.custom) {
+    coerceCustomResource(info, scope.version, obj, fieldValidationOf(scope.query), scope.warnings);
+  } else {
+    fieldValidationOf(scope.query);
+    defaultBuiltin(info, obj);
+  }
+  for (const hook of hooks) hook.admit?.(scope, obj, old);
+  fieldErrors.push(
+    ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: nameRuleFor(info) }),
+  );
+  if (info.custom) {
+    const schemaErrs = schemaErrors(
+      scope.version,
+      obj,
+      scope.subresource === "status" ? "status" : undefined,
+    );
+    fieldErrors.push(...(old ? ratchet(schemaErrs, obj, old) : schemaErrs));
+    // CEL rules run only on schema-valid objects, as upstream.
+    if (fieldErrors.length === 0) {
+      const cel = validateCel(obj, old, scope.version.schema, old !== undefined);
+      fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
+      scope.warnings.push(...cel.warnings);
+    }
+  } else {
+    fieldErrors.push(...validateBuiltin(info, obj));
+  }
+  if (old) {
+    const om = old.metadata ?? {};
+    const nm = meta(obj);
+    if (om.deletionTimestamp) {
+      const added = (nm.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
+      if (added.length > 0) {
+        fieldErrors.push({
+          type: "FieldValueForbidden",
+          field: "metadata.finalizers",
+          detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added
+            .map((f) => JSON.stringify(f))
+            .join(", ")}}`,
+        });
+      }
+    }
+  }
+  if (fieldErrors.length > 0) {
+    throw errors.invalid(
+      info.kind,
+      info.group,
+      obj.metadata?.name ?? obj.metadata?.generateName ?? "",
+      fieldErrors,
+    );
+  }
+  scope.warnings.push(...finalizerWarnings(obj));
+}
