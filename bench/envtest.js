@@ -15,7 +15,7 @@ const gc = runInNewContext("gc");
 
 /** A small HTTPS client with keep-alive for throughput figures (client overhead kept low). */
 function client(env, concurrency) {
-  const cluster = env.kubeConfig.getCurrentCluster();
+  const cluster = env.kubeconfig.getCurrentCluster();
   const ca = Buffer.from(cluster.caData, "base64");
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency, ca });
   const send = (method, path, body, headers = {}) =>
@@ -66,7 +66,7 @@ async function throughput(count, concurrency, fn) {
 
 /** Opens a watch and resolves `done` once `expected` events arrived. */
 function watch(env, path, expected) {
-  const cluster = env.kubeConfig.getCurrentCluster();
+  const cluster = env.kubeconfig.getCurrentCluster();
   const ca = Buffer.from(cluster.caData, "base64");
   let seen = 0;
   let resolveDone;

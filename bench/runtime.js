@@ -148,7 +148,7 @@ async function createAppClusters(client, ns, n) {
 
 function quietManager(kc, extra = {}) {
   return rt.createManager({
-    kubeConfig: kc,
+    kubeconfig: kc,
     metricsBindAddress: "0",
     healthProbeBindAddress: "0",
     logger: rt.nullLogger,

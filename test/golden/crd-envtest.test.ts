@@ -41,7 +41,7 @@ const myApp = (spec: Record<string, unknown>, name: string) => ({
 
 describe("generated CRDs on the embedded API server", () => {
   it("applies @default values", async () => {
-    const api = env.kubeConfig.makeApiClient(CustomObjectsApi);
+    const api = env.kubeconfig.makeApiClient(CustomObjectsApi);
     const created = (await api.createNamespacedCustomObject(
       myApp({ image: "nginx:1.27" }, "defaults"),
     )) as {
@@ -56,7 +56,7 @@ describe("generated CRDs on the embedded API server", () => {
   });
 
   it("rejects values outside @validation bounds, enums and patterns", async () => {
-    const api = env.kubeConfig.makeApiClient(CustomObjectsApi);
+    const api = env.kubeconfig.makeApiClient(CustomObjectsApi);
     const bad = await api
       .createNamespacedCustomObject(
         myApp({ image: "nginx", replicas: 0, serviceType: "Ingress" }, "bad"),
@@ -69,7 +69,7 @@ describe("generated CRDs on the embedded API server", () => {
   });
 
   it("installs the cronjob CRD (three versions) and serves its deprecated version", async () => {
-    const api = env.kubeConfig.makeApiClient(CustomObjectsApi);
+    const api = env.kubeconfig.makeApiClient(CustomObjectsApi);
     const result = await api
       .createNamespacedCustomObject({
         group: "testdata.kubebuilder.io",

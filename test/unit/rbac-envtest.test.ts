@@ -26,7 +26,7 @@ async function call(
   token: string,
   body?: unknown,
 ): Promise<{ status: number; body: { metadata?: { name?: string } } }> {
-  const ca = Buffer.from(env.kubeConfig.getCurrentCluster()!.caData!, "base64");
+  const ca = Buffer.from(env.kubeconfig.getCurrentCluster()!.caData!, "base64");
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(

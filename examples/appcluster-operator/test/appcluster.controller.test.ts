@@ -14,7 +14,7 @@ const key = { namespace: "default", name: "tutorial" };
 beforeAll(async () => {
   env = await startTestEnv({ crdDirectoryPaths: ["config/crd/bases"] });
   mgr = createManager({
-    kubeConfig: env.kubeConfig,
+    kubeconfig: env.kubeconfig,
     metricsBindAddress: "0",
     healthProbeBindAddress: "0",
   });

@@ -33,11 +33,11 @@ export interface TestEnvOptions {
 
 export interface TestEnv {
   url: string;
-  kubeConfig: KubeConfig;
+  kubeconfig: KubeConfig;
   kubeconfigPath: string;
   adminToken: string;
   tokenFor(user: string, groups?: string[]): string;
-  kubeConfigFor(user: string, groups?: string[]): KubeConfig;
+  kubeconfigFor(user: string, groups?: string[]): KubeConfig;
   faults: Faults;
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -101,11 +101,11 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
 
   return {
     url: server.url,
-    kubeConfig: kubeConfigOf(connection()),
+    kubeconfig: kubeConfigOf(connection()),
     kubeconfigPath,
     adminToken: server.auth.adminToken,
     tokenFor: (user, groups) => server.auth.tokenFor(user, groups),
-    kubeConfigFor: (user, groups) =>
+    kubeconfigFor: (user, groups) =>
       kubeConfigOf({ ...connection(), token: server.auth.tokenFor(user, groups), user }),
     faults,
     async restart() {
@@ -161,12 +161,12 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
   const cluster = kc.getCurrentCluster();
   return {
     url: cluster?.server ?? "",
-    kubeConfig: kc,
+    kubeconfig: kc,
     kubeconfigPath:
       process.env.KUBECONFIG?.split(":")[0] ?? join(process.env.HOME ?? "", ".kube", "config"),
     adminToken: kc.getCurrentUser()?.token ?? "",
     tokenFor: unsupported("tokenFor"),
-    kubeConfigFor: unsupported("kubeConfigFor"),
+    kubeconfigFor: unsupported("kubeconfigFor"),
     faults: {
       dropWatches: unsupported("faults.dropWatches"),
       expireHistory: unsupported("faults.expireHistory"),

@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe("transport and discovery", () => {
   it("serves /version as 1.32 and health endpoints", async () => {
-    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const core = env.kubeconfig.makeApiClient(CoreV1Api);
     expect(core).toBeDefined();
     const r = await kubectl(env, ["version", "-o", "json"]);
     expect(r.code).toBe(0);
@@ -43,7 +43,7 @@ describe("transport and discovery", () => {
 
 describe("client-node", () => {
   it("creates, reads, replaces and deletes a ConfigMap", async () => {
-    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const core = env.kubeconfig.makeApiClient(CoreV1Api);
     const created = await core.createNamespacedConfigMap({
       namespace: "default",
       body: { metadata: { generateName: "cm-" }, data: { a: "1" } },
@@ -83,7 +83,7 @@ describe("client-node", () => {
   });
 
   it("does CRUD on a custom resource with defaults, generation and status isolation", async () => {
-    const api = env.kubeConfig.makeApiClient(CustomObjectsApi);
+    const api = env.kubeconfig.makeApiClient(CustomObjectsApi);
     const w = (await api.createNamespacedCustomObject({
       group: "example.com",
       version: "v1",
@@ -100,7 +100,7 @@ describe("client-node", () => {
     expect(w.spec).toEqual({ mode: "fast", replicas: 1, limits: { cpu: "100m" } });
     expect(w.status).toBeUndefined();
     expect(w.metadata.generation).toBe(1);
-    const objApi = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const objApi = KubernetesObjectApi.makeApiClient(env.kubeconfig);
     const read = (await objApi.read({
       apiVersion: "example.com/v1",
       kind: "Widget",
@@ -126,7 +126,7 @@ describe("client-node", () => {
   });
 
   it("patches through KubernetesObjectApi: merge, server-side apply, and SMP's 415 on CRs", async () => {
-    const objApi = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const objApi = KubernetesObjectApi.makeApiClient(env.kubeconfig);
     const ref = {
       apiVersion: "example.com/v1",
       kind: "Widget",
@@ -163,9 +163,9 @@ describe("client-node", () => {
   });
 
   it("runs an informer through list, watch and deletes", async () => {
-    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const core = env.kubeconfig.makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: "informer" } } });
-    const informer = makeInformer(env.kubeConfig, "/api/v1/namespaces/informer/configmaps", () =>
+    const informer = makeInformer(env.kubeconfig, "/api/v1/namespaces/informer/configmaps", () =>
       core.listNamespacedConfigMap({ namespace: "informer" }),
     );
     const events: string[] = [];

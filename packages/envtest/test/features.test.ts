@@ -148,7 +148,7 @@ describe("RBAC (auth: rbac)", () => {
   });
 
   it("allows what a bound Role grants and forbids the rest with the real message", async () => {
-    const core = env.kubeConfigFor(sa).makeApiClient(CoreV1Api);
+    const core = env.kubeconfigFor(sa).makeApiClient(CoreV1Api);
     await expect(core.listNamespacedConfigMap({ namespace: "default" })).resolves.toBeDefined();
     const err = await core
       .createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "x" } } })
@@ -201,7 +201,7 @@ describe("RBAC (auth: rbac)", () => {
   });
 
   it("answers kubectl auth can-i for a service account", async () => {
-    const kc = env.kubeConfigFor(sa);
+    const kc = env.kubeconfigFor(sa);
     const { writeFileSync, mkdtempSync } = await import("node:fs");
     const { join } = await import("node:path");
     const { tmpdir } = await import("node:os");

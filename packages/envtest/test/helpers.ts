@@ -43,7 +43,7 @@ export async function api(
   opts: { contentType?: string; accept?: string; token?: string } = {},
 ): Promise<RawResponse> {
   const https = await import("node:https");
-  const cluster = env.kubeConfig.getCurrentCluster()!;
+  const cluster = env.kubeconfig.getCurrentCluster()!;
   const ca = Buffer.from(cluster.caData!, "base64");
   const payload =
     body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
@@ -91,7 +91,7 @@ export async function api(
 /** A watch stream collecting newline-delimited events until closed. */
 export async function watchStream(env: TestEnv, path: string, accept = "application/json") {
   const https = await import("node:https");
-  const cluster = env.kubeConfig.getCurrentCluster()!;
+  const cluster = env.kubeconfig.getCurrentCluster()!;
   const ca = Buffer.from(cluster.caData!, "base64");
   // biome-ignore lint/suspicious/noExplicitAny: watch events are arbitrary JSON
   const events: any[] = [];

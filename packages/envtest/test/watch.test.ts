@@ -164,10 +164,10 @@ describe("metadata-only clients", () => {
 
 describe("client-node informer", () => {
   it("relists after 410 and re-watches after the server closes watches", async () => {
-    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const core = env.kubeconfig.makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: "inf" } } });
     const informer = makeInformer<V1ConfigMap>(
-      env.kubeConfig,
+      env.kubeconfig,
       "/api/v1/namespaces/inf/configmaps",
       () => core.listNamespacedConfigMap({ namespace: "inf" }),
     );

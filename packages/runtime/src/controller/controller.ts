@@ -232,9 +232,9 @@ export class Controller {
   }
 
   private onResult(key: string, result: Result, log: Logger): ReconcileResultLabel {
-    if (result.requeueAfter !== undefined && result.requeueAfter > 0) {
+    if (result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
       this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfter);
+      this.queue.addAfter(key, result.requeueAfterMs);
       return "requeue_after";
     }
     if (result.requeue) {

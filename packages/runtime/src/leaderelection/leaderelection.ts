@@ -68,10 +68,10 @@ export class LeaderElector {
     this.renewDeadlineMs = cfg.renewDeadlineMs ?? 10_000;
     this.retryPeriodMs = cfg.retryPeriodMs ?? 2_000;
     if (this.leaseDurationMs <= this.renewDeadlineMs) {
-      throw new Error("leaseDuration must be greater than renewDeadline");
+      throw new Error("leaseDurationMs must be greater than renewDeadlineMs");
     }
     if (this.renewDeadlineMs <= this.retryPeriodMs * 1.2) {
-      throw new Error("renewDeadline must be greater than retryPeriod*1.2");
+      throw new Error("renewDeadlineMs must be greater than retryPeriodMs*1.2");
     }
     this.path = `/apis/coordination.k8s.io/v1/namespaces/${cfg.namespace}/leases/${cfg.name}`;
     this.log = (cfg.log ?? nullLogger).withValues({ lease: `${cfg.namespace}/${cfg.name}` });

@@ -40,7 +40,7 @@ export interface Manager {
   readonly cache: Cache;
   readonly log: Logger;
   readonly metrics: RuntimeMetrics;
-  readonly kubeConfig: KubeConfig;
+  readonly kubeconfig: KubeConfig;
   /** Starts building a controller that reconciles `kind`. */
   controller<T extends KubeObject>(kind: Kind<T>): Builder<T>;
   /** Registers a field index on `kind` (call before start). */
@@ -59,7 +59,8 @@ export interface Manager {
 }
 
 function loadKubeConfig(opts: ManagerOptions): KubeConfig {
-  if (opts.kubeConfig) return opts.kubeConfig;
+  // Not instanceof: the KubeConfig may come from another copy of client-node.
+  if (typeof opts.kubeconfig === "object") return opts.kubeconfig;
   const kc = new KubeConfig();
   if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
   else kc.loadFromDefault();
@@ -81,7 +82,7 @@ class ControllerManager implements Manager {
   readonly cache: Cache;
   readonly log: Logger;
   readonly metrics: RuntimeMetrics;
-  readonly kubeConfig: KubeConfig;
+  readonly kubeconfig: KubeConfig;
   readonly elected: Promise<void>;
   readonly ports: { metrics?: number; healthProbe?: number } = {};
   private electedResolve!: () => void;
@@ -96,10 +97,10 @@ class ControllerManager implements Manager {
   private synced = false;
 
   constructor(private readonly opts: ManagerOptions) {
-    this.kubeConfig = loadKubeConfig(opts);
+    this.kubeconfig = loadKubeConfig(opts);
     this.log = opts.logger ?? createLogger({ level: opts.logLevel, development: opts.development });
     this.metrics = new RuntimeMetrics({ registry: opts.metricsRegistry });
-    this.rest = new RestClient(this.kubeConfig, {
+    this.rest = new RestClient(this.kubeconfig, {
       metrics: this.metrics.rest(),
       userAgent: "opgen-manager",
     });
@@ -204,7 +205,7 @@ class ControllerManager implements Manager {
         runs.push(r.start(stop.signal).catch((err) => fail(err as Error)));
       try {
         await this.cache.waitForSync(
-          this.opts.cacheSyncTimeout ?? managerDefaults.cacheSyncTimeout,
+          this.opts.cacheSyncTimeoutMs ?? managerDefaults.cacheSyncTimeoutMs,
           stop.signal,
         );
         this.synced = true;
@@ -221,11 +222,11 @@ class ControllerManager implements Manager {
         const name = this.opts.leaderElectionId as string;
         const elector = new LeaderElector(this.rest, {
           name,
-          namespace: this.opts.leaderElectionNamespace ?? defaultLeaseNamespace(this.kubeConfig),
+          namespace: this.opts.leaderElectionNamespace ?? defaultLeaseNamespace(this.kubeconfig),
           identity: `${os.hostname()}_${randomUUID()}`,
-          leaseDurationMs: this.opts.leaseDuration ?? managerDefaults.leaseDuration,
-          renewDeadlineMs: this.opts.renewDeadline ?? managerDefaults.renewDeadline,
-          retryPeriodMs: this.opts.retryPeriod ?? managerDefaults.retryPeriod,
+          leaseDurationMs: this.opts.leaseDurationMs ?? managerDefaults.leaseDurationMs,
+          renewDeadlineMs: this.opts.renewDeadlineMs ?? managerDefaults.renewDeadlineMs,
+          retryPeriodMs: this.opts.retryPeriodMs ?? managerDefaults.retryPeriodMs,
           releaseOnCancel: this.opts.leaderElectionReleaseOnCancel ?? true,
           log: log.withName("leaderelection"),
           onStatus: (leader) => this.metrics.setLeader(name, leader),
@@ -254,7 +255,8 @@ class ControllerManager implements Manager {
     } finally {
       signal.removeEventListener("abort", onAbort);
       log.info("Stopping and waiting for non leader election runnables and controllers");
-      const grace = this.opts.gracefulShutdownTimeout ?? managerDefaults.gracefulShutdownTimeout;
+      const grace =
+        this.opts.gracefulShutdownTimeoutMs ?? managerDefaults.gracefulShutdownTimeoutMs;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         Promise.all(runs).then(() => false),

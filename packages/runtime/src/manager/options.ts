@@ -6,10 +6,11 @@ import type { ControllerOptions } from "../controller/controller.js";
 import type { Logger, LogLevel } from "../log/logger.js";
 
 export interface ManagerOptions {
-  /** Cluster connection; otherwise from `kubeconfig`, KUBECONFIG, ~/.kube/config or in-cluster. */
-  kubeConfig?: KubeConfig;
-  /** Path of a kubeconfig file (the `--kubeconfig` flag). */
-  kubeconfig?: string;
+  /**
+   * The cluster: a loaded `KubeConfig`, or the path of a kubeconfig file (the `--kubeconfig` flag);
+   * otherwise KUBECONFIG, ~/.kube/config or in-cluster.
+   */
+  kubeconfig?: string | KubeConfig;
   /** Where /metrics listens (default ":8080"; "0" disables). */
   metricsBindAddress?: string;
   /** Where /healthz and /readyz listen (default "0": disabled, as controller-runtime). */
@@ -21,9 +22,9 @@ export interface ManagerOptions {
   /** The Lease namespace (default: the pod's namespace in-cluster, else the kubeconfig context's, else "default"). */
   leaderElectionNamespace?: string;
   /** ms; defaults 15 000 / 10 000 / 2 000 as controller-runtime. */
-  leaseDuration?: number;
-  renewDeadline?: number;
-  retryPeriod?: number;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
   /** Release the lease on a clean stop (default true), so a successor takes over at once. */
   leaderElectionReleaseOnCancel?: boolean;
   /** Namespaces the cache watches (default: all). */
@@ -31,9 +32,9 @@ export interface ManagerOptions {
   /** Finer cache settings (per-kind scoping, resync period, watch backoff). */
   cache?: CacheOptions;
   /** How long in-flight reconciles may take to finish on stop, in ms (default 30 000). */
-  gracefulShutdownTimeout?: number;
+  gracefulShutdownTimeoutMs?: number;
   /** How long to wait for caches to sync at start, in ms (default 120 000); exceeding it fails start. */
-  cacheSyncTimeout?: number;
+  cacheSyncTimeoutMs?: number;
   /** Defaults for every controller's options. */
   controller?: ControllerOptions;
   /** Field manager for writes and server-side apply (default "opgen"). */
@@ -49,9 +50,9 @@ export interface ManagerOptions {
 export const managerDefaults = {
   metricsBindAddress: ":8080",
   healthProbeBindAddress: "0",
-  leaseDuration: 15_000,
-  renewDeadline: 10_000,
-  retryPeriod: 2_000,
-  gracefulShutdownTimeout: 30_000,
-  cacheSyncTimeout: 120_000,
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
+  gracefulShutdownTimeoutMs: 30_000,
+  cacheSyncTimeoutMs: 120_000,
 } as const;

@@ -11,8 +11,8 @@ export type Request = NamespacedName;
 /** What to do after a successful reconcile. */
 export interface Result {
   /** Reconcile again after this many milliseconds (through the delaying queue). */
-  requeueAfter?: number;
-  /** Reconcile again soon, with the rate limiter's backoff. Prefer `requeueAfter`. */
+  requeueAfterMs?: number;
+  /** Reconcile again soon, with the rate limiter's backoff. Prefer `requeueAfterMs`. */
   requeue?: boolean;
 }
 

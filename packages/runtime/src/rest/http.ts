@@ -62,10 +62,10 @@ export class RestClient {
   private readonly userAgent: string;
 
   constructor(
-    private readonly kubeConfig: KubeConfig,
+    private readonly kubeconfig: KubeConfig,
     private readonly opts: RestClientOptions = {},
   ) {
-    const cluster = kubeConfig.getCurrentCluster();
+    const cluster = kubeconfig.getCurrentCluster();
     if (!cluster) throw new Error("kubeconfig has no current cluster");
     this.server = new URL(cluster.server);
     this.host = this.server.host;
@@ -186,7 +186,7 @@ export class RestClient {
   private async send(req: RestRequest, streaming = false): Promise<http.IncomingMessage> {
     const options: https.RequestOptions = {};
     // Fresh credentials on every call: client-node refreshes exec/OIDC tokens here.
-    await this.kubeConfig.applyToHTTPSOptions(options);
+    await this.kubeconfig.applyToHTTPSOptions(options);
     const agent = this.sharedAgent(options);
     const url = new URL(this.server.href.replace(/\/$/, "") + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) {

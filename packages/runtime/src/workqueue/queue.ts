@@ -3,7 +3,7 @@
  * into one (the `dirty` set); a key handed to a worker is never handed to another until `done`
  * (the `processing` set); a key re-added while processing is queued again on `done`, so the change
  * that re-added it is reconciled. `addAfter` delays an add (the delaying queue behind
- * `requeueAfter`), `addRateLimited` delays it by the rate limiter (retries with backoff).
+ * `requeueAfterMs`), `addRateLimited` delays it by the rate limiter (retries with backoff).
  */
 import { defaultControllerRateLimiter, type RateLimiter } from "./ratelimiter.js";
 

@@ -411,7 +411,7 @@ describe("controller wiring", () => {
     await m.stop();
     expect(finished).toBe(2);
 
-    const slow = newManager(env, { cacheSyncTimeout: 200 });
+    const slow = newManager(env, { cacheSyncTimeoutMs: 200 });
     slow.controller(AppClusterKind).complete({ reconcile: async () => ({}) });
     env.faults.delay(500);
     try {

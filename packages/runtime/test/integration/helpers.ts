@@ -194,7 +194,7 @@ export function testLogger(lines: string[] = []) {
 
 export function newManager(env: TestEnv, opts: ManagerOptions = {}): Manager {
   return createManager({
-    kubeConfig: env.kubeConfig,
+    kubeconfig: env.kubeconfig,
     metricsBindAddress: "0",
     healthProbeBindAddress: "0",
     logger: testLogger(),

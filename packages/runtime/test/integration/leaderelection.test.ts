@@ -15,9 +15,9 @@ afterAll(async () => {
 const fast: ManagerOptions = {
   leaderElection: true,
   leaderElectionNamespace: "default",
-  leaseDuration: 1500,
-  renewDeadline: 1000,
-  retryPeriod: 200,
+  leaseDurationMs: 1500,
+  renewDeadlineMs: 1000,
+  retryPeriodMs: 200,
 };
 
 async function leaderGauge(mgr: Manager, id: string): Promise<number | undefined> {

@@ -89,7 +89,7 @@ class MyAppReconciler implements Reconciler {
       }
     }
     await this.updateStatus(myApp);
-    return { requeueAfter: this.pollMs };
+    return { requeueAfterMs: this.pollMs };
   }
 
   private reconcileDeployment(myApp: MyApp) {
@@ -283,7 +283,7 @@ describe("seed 001: MyApp", () => {
         await api.get(kinds.HorizontalPodAutoscaler, key).catch(ignoreNotFound),
       ).toBeUndefined();
 
-      // The Deployment becomes ready (simulated kubelet); MyApp notices by polling (requeueAfter),
+      // The Deployment becomes ready (simulated kubelet); MyApp notices by polling (requeueAfterMs),
       // as the seed filters owned-object events with GenerationChanged.
       await eventually(
         async () => {

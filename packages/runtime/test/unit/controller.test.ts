@@ -140,7 +140,7 @@ describe("Controller", () => {
     await running;
   });
 
-  it("requeueAfter re-runs after the delay; requeue re-runs with backoff", async () => {
+  it("requeueAfterMs re-runs after the delay; requeue re-runs with backoff", async () => {
     const started = Date.now();
     const times: number[] = [];
     const per = new Map<string, number>();
@@ -148,12 +148,12 @@ describe("Controller", () => {
       times.push(Date.now() - started);
       const n = (per.get(req.name) ?? 0) + 1;
       per.set(req.name, n);
-      if (req.name === "after" && n === 1) return { requeueAfter: 80 };
+      if (req.name === "after" && n === 1) return { requeueAfterMs: 80 };
       if (req.name === "again" && n <= 2) return { requeue: true };
       return {};
     });
     c.enqueue({ namespace: "ns", name: "after" });
-    await until(() => times.length === 2, "requeueAfter");
+    await until(() => times.length === 2, "requeueAfterMs");
     expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(75);
     expect(await value("controller_runtime_reconcile_total", { result: "requeue_after" })).toBe(1);
     c.enqueue({ namespace: "ns", name: "again" });
