@@ -1,9 +1,17 @@
 /**
  * @opgen/runtime: the reconcile runtime opgen operators run on (controller-runtime for TypeScript).
- * This module is the package's only public entry point.
+ *
+ * The root holds what an operator author uses, as controller-runtime's `ctrl`, `client`,
+ * `reconcile`, `builder`, `controllerutil`, `predicate` and `handler` packages do together: the
+ * manager, builder, reconciler types, client, helpers, conditions, finalizers, events, metrics and
+ * the built-in kinds, plus apimachinery's API errors (Go users keep `apierrors` close at hand).
+ * Building blocks for advanced use have subpaths, as controller-runtime's `cache` and client-go's
+ * `workqueue` are packages of their own: `@opgen/runtime/cache` (informers, the watcher, indexes)
+ * and `@opgen/runtime/workqueue` (the rate-limited queue). The HTTP transport is internal
+ * (`src/internal/`), exported nowhere. `test/public-api.test.ts` snapshots every entry point.
  */
 
-export { type LabelSelectorInput, parseSelector } from "@opgen/apimachinery/selectors";
+export type { LabelSelectorInput } from "@opgen/apimachinery/selectors";
 export {
   ApiError,
   ignoreNotFound,
@@ -49,9 +57,7 @@ export {
   type CacheOptions,
   type InformerSelector,
 } from "./cache/cache.js";
-export { type ResourceEventHandler, SharedInformer } from "./cache/informer.js";
 export type { IndexFunc } from "./cache/store.js";
-export { type ListerWatcher, Watcher, type WatcherEvent } from "./cache/watcher.js";
 export type {
   ApplyOptions,
   Client,
@@ -136,5 +142,3 @@ export {
   reconcilerFunc,
   TerminalError,
 } from "./reconcile/reconcile.js";
-export { RestClient } from "./rest/http.js";
-export * from "./workqueue/index.js";

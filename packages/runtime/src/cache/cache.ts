@@ -13,9 +13,9 @@ import {
 import { errors } from "@opgen/apimachinery/status";
 import { type Kind, kindKey } from "../api/kind.js";
 import type { KubeObject, NamespacedName } from "../api/types.js";
+import type { RestClient } from "../internal/rest/http.js";
 import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
-import type { RestClient } from "../rest/http.js";
 import {
   defaultTransform,
   type InformerSource,

@@ -1,9 +1,12 @@
 /** The REST ListerWatcher: list and watch calls for one kind, scoped by namespace and selectors. */
 import type { Kind } from "../api/kind.js";
 import type { KubeObject } from "../api/types.js";
-import type { RestClient, WatchEvent } from "../rest/http.js";
-import { partialObjectMetadataAccept, partialObjectMetadataListAccept } from "../rest/media.js";
-import { resourcePath } from "../rest/paths.js";
+import type { RestClient, WatchEvent } from "../internal/rest/http.js";
+import {
+  partialObjectMetadataAccept,
+  partialObjectMetadataListAccept,
+} from "../internal/rest/media.js";
+import { resourcePath } from "../internal/rest/paths.js";
 import type { ListerWatcher, ListPage } from "./watcher.js";
 
 export interface ListWatchScope {

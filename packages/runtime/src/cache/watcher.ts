@@ -8,7 +8,7 @@
 
 import { isGone } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
-import type { WatchEvent } from "../rest/http.js";
+import type { WatchEvent } from "../internal/rest/http.js";
 
 export type WatcherEvent<T> =
   /** A complete, consistent list: replaces whatever the consumer knew. */

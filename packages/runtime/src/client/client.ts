@@ -11,9 +11,12 @@ import type { Kind } from "../api/kind.js";
 import type { KubeObject, NamespacedName, PartialObjectMetadata } from "../api/types.js";
 import type { Cache, CacheListOptions } from "../cache/cache.js";
 import { defaultTransform, metadataTransform } from "../cache/informer.js";
-import type { RestClient } from "../rest/http.js";
-import { partialObjectMetadataAccept, partialObjectMetadataListAccept } from "../rest/media.js";
-import { resourcePath } from "../rest/paths.js";
+import type { RestClient } from "../internal/rest/http.js";
+import {
+  partialObjectMetadataAccept,
+  partialObjectMetadataListAccept,
+} from "../internal/rest/media.js";
+import { resourcePath } from "../internal/rest/paths.js";
 import type { RestMapper } from "./mapper.js";
 
 export type PatchType = "merge" | "json" | "strategic";

@@ -4,7 +4,7 @@
  * once through API discovery and remembered.
  */
 import { defineKind, type Kind, lookupKind, parseApiVersion } from "../api/kind.js";
-import type { RestClient } from "../rest/http.js";
+import type { RestClient } from "../internal/rest/http.js";
 
 interface APIResourceList {
   resources?: Array<{ name: string; kind: string; namespaced: boolean }>;

@@ -9,9 +9,9 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { isNotFound } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
+import type { RestClient } from "../internal/rest/http.js";
 import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
-import type { RestClient } from "../rest/http.js";
 
 export type EventType = "Normal" | "Warning";
 

@@ -8,9 +8,9 @@
  */
 import type { V1ObjectMeta } from "@kubernetes/client-node";
 import { isAlreadyExists, isConflict, isNotFound } from "@opgen/apimachinery/status";
+import type { RestClient } from "../internal/rest/http.js";
 import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
-import type { RestClient } from "../rest/http.js";
 
 export interface LeaderElectionConfig {
   namespace: string;

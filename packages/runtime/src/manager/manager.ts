@@ -19,10 +19,10 @@ import { RestMapper } from "../client/mapper.js";
 import type { Controller } from "../controller/controller.js";
 import { type EventRecorder, Recorder } from "../events/recorder.js";
 import { type Checker, checksHandler, parseBindAddress, ping, serve } from "../healthz/server.js";
+import { RestClient } from "../internal/rest/http.js";
 import { LeaderElector } from "../leaderelection/leaderelection.js";
 import { createLogger, type Logger } from "../log/logger.js";
 import { RuntimeMetrics } from "../metrics/metrics.js";
-import { RestClient } from "../rest/http.js";
 import { type ManagerOptions, managerDefaults } from "./options.js";
 
 /** Something the manager runs alongside controllers. */

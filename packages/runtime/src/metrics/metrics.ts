@@ -5,7 +5,7 @@
  * managers in one process (tests) do not collide.
  */
 import client from "prom-client";
-import type { RestMetricsSink } from "../rest/http.js";
+import type { RestMetricsSink } from "../internal/rest/http.js";
 import type { QueueMetricsSink, QueueStats } from "../workqueue/queue.js";
 
 /** Reconcile results as labelled in `controller_runtime_reconcile_total`. */

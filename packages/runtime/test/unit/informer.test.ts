@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SharedInformer } from "../../src/cache/informer.js";
 import type { ListerWatcher, ListPage } from "../../src/cache/watcher.js";
 import { defineKind, type KubeObject } from "../../src/index.js";
-import type { WatchEvent } from "../../src/rest/http.js";
+import type { WatchEvent } from "../../src/internal/rest/http.js";
 
 const Thing = defineKind<KubeObject>({
   group: "t.io",

@@ -1,3 +1,4 @@
+import { parseSelector } from "@opgen/apimachinery/selectors";
 import { describe, expect, it } from "vitest";
 import {
   and,
@@ -12,7 +13,6 @@ import {
   labelSelector,
   not,
   or,
-  parseSelector,
   resourceVersionChanged,
 } from "../../src/index.js";
 

@@ -1,7 +1,7 @@
 import { ApiError } from "@opgen/apimachinery/status";
 import { describe, expect, it } from "vitest";
 import { Recorder } from "../../src/events/recorder.js";
-import type { RestClient, RestRequest } from "../../src/rest/http.js";
+import type { RestClient, RestRequest } from "../../src/internal/rest/http.js";
 
 /** A RestClient stand-in that records requests and serves no events.k8s.io group. */
 function fakeRest(servesEventsV1: boolean) {

@@ -10,10 +10,9 @@ import {
   isGone,
   isNotFound,
   kinds,
-  RestClient,
   setupSignalHandler,
 } from "../../src/index.js";
-import type { WatchEvent } from "../../src/rest/http.js";
+import { RestClient, type WatchEvent } from "../../src/internal/rest/http.js";
 
 let server: http.Server;
 let rest: RestClient;

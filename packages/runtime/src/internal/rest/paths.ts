@@ -1,5 +1,5 @@
 /** REST paths of resources: `/api/v1/...` for the core group, `/apis/<group>/<version>/...` otherwise. */
-import type { Kind } from "../api/kind.js";
+import type { Kind } from "../../api/kind.js";
 
 /** The collection or object path of `kind`, optionally scoped to a namespace and subresource. */
 export function resourcePath(
