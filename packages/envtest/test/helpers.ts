@@ -40,7 +40,12 @@ export async function api(
   method: string,
   path: string,
   body?: unknown,
-  opts: { contentType?: string; accept?: string; token?: string } = {},
+  opts: {
+    contentType?: string;
+    accept?: string;
+    token?: string;
+    headers?: Record<string, string | string[]>;
+  } = {},
 ): Promise<RawResponse> {
   const https = await import("node:https");
   const cluster = env.kubeconfig.getCurrentCluster()!;
@@ -57,6 +62,7 @@ export async function api(
           Authorization: `Bearer ${opts.token ?? env.adminToken}`,
           Accept: opts.accept ?? "application/json",
           "User-Agent": "envtest-tests/1.0",
+          ...opts.headers,
           ...(payload !== undefined
             ? {
                 "Content-Type": opts.contentType ?? "application/json",

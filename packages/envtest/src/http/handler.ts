@@ -5,15 +5,22 @@
  * non-resource endpoints have their own modules.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, errors } from "@opgen/apimachinery/status";
+import { errors } from "@opgen/apimachinery/status";
 import type { Registry } from "../api/registry.js";
 import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
 import { deleteOptionsFrom } from "../rest/delete-options.js";
 import type { ObjectRest } from "../rest/objects.js";
-import { parseBool, type RequestScope, type UserInfo } from "../rest/scope.js";
+import type { RequestScope, UserInfo } from "../rest/scope.js";
 import { checkWatchOptions } from "../rest/watch.js";
 import type { Store } from "../store/store.js";
+import { authentication } from "./filters/authentication.js";
+import { type Attributes, authorization } from "./filters/authorization.js";
+import { chain, type RequestContext } from "./filters/context.js";
+import { faults } from "./filters/faults.js";
+import { impersonation } from "./filters/impersonation.js";
+import { requestInfo } from "./filters/request-info.js";
+import { serveHealth } from "./health.js";
 import { handleNonResource, version } from "./non-resource.js";
 import {
   partialObjectMetadata,
@@ -21,7 +28,7 @@ import {
   wantsPartialMetadata,
 } from "./partial-metadata.js";
 import { type ApplyFn, patch } from "./patch.js";
-import { parseResourcePath, type Verb, verbOf } from "./request.js";
+import type { Verb } from "./request.js";
 import { type TableOptions, tableFor, wantsTable } from "./table.js";
 import { serveWatch } from "./watch-stream.js";
 import {
@@ -31,22 +38,8 @@ import {
   readBody,
   sendError,
   sendJson,
-  sendText,
   warningHeader,
 } from "./wire.js";
-
-/** What a request needs to be authorized (RBAC plugs in here). */
-export interface Attributes {
-  user: UserInfo;
-  verb: string;
-  group: string;
-  resource: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-  path: string;
-  resourceRequest: boolean;
-}
 
 export interface HandlerDeps {
   registry: Registry;
@@ -71,219 +64,173 @@ export interface HandlerDeps {
 
 export function createHandler(deps: HandlerDeps) {
   const { registry, rest } = deps;
+  // kube-apiserver's handler chain, outermost first (`server/config.go` DefaultBuildHandlerChain).
+  const run = chain(
+    [
+      authentication(deps.auth),
+      impersonation(deps.authorize),
+      authorization(deps.authorize),
+      faults(deps.before),
+    ],
+    serve,
+  );
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "https://localhost");
-    const path = url.pathname;
-    const query = url.searchParams;
-    const warnings: string[] = [];
+    const ctx: RequestContext = { req, res, info: requestInfo(req), warnings: [] };
     try {
-      if (path === "/healthz" || path === "/livez" || path === "/readyz") {
-        sendText(res, 200, "ok");
-        return;
-      }
-      if (path === "/version") {
-        sendJson(res, 200, version);
-        return;
-      }
-      const user = deps.auth.authenticate(req.headers.authorization);
-      if (!user) throw errors.unauthorized();
-      const rp = parseResourcePath(path);
-      const method = req.method ?? "GET";
-
-      if (!rp) {
-        const attrs: Attributes = {
-          user,
-          verb: method.toLowerCase(),
-          group: "",
-          resource: "",
-          path,
-          resourceRequest: false,
-        };
-        await deps.before?.(attrs);
-        const denied = deps.authorize?.(attrs);
-        if (denied !== undefined) {
-          throw new ApiError(
-            403,
-            "Forbidden",
-            `forbidden: User "${user.name}" cannot ${attrs.verb} path "${path}"`,
-            {},
-          );
-        }
-        handleNonResource(registry, deps.serverAddress(), req, res, path);
-        return;
-      }
-
-      const watch = parseBool(query.get("watch"));
-      const verb = verbOf(method, rp, watch);
-      const attrs: Attributes = {
-        user,
-        verb: verb ?? method.toLowerCase(),
-        group: rp.group,
-        resource: rp.resource,
-        ...(rp.subresource ? { subresource: rp.subresource } : {}),
-        ...(rp.namespace !== undefined ? { namespace: rp.namespace } : {}),
-        ...(rp.name !== undefined ? { name: rp.name } : {}),
-        path,
-        resourceRequest: true,
-      };
-      await deps.before?.(attrs);
-
-      const found = registry.lookup(rp.group, rp.version, rp.resource);
-      if (!found) throw errors.notFoundPath();
-      const { info, version: v } = found;
-      if (!verb) throw errors.methodNotAllowed(method, info);
-      if (rp.namespace !== undefined && !info.namespaced) throw errors.notFoundPath();
-      if (rp.namespace === undefined && info.namespaced && rp.name !== undefined)
-        throw errors.notFoundPath();
-      const sub = rp.subresource;
-      if (sub !== undefined) {
-        const ok =
-          (sub === "status" && v.status) ||
-          (sub === "scale" && v.scale) ||
-          (sub === "finalize" && info.group === "" && info.resource === "namespaces");
-        if (!ok) throw errors.notFoundPath();
-        if (!["get", "update", "patch"].includes(verb)) throw errors.methodNotAllowed(method, info);
-      }
-      const denied = deps.authorize?.(attrs);
-      if (denied !== undefined) {
-        // The Forbidden subject names the resource without its subresource (NewForbidden).
-        const qualified = info.group ? `${info.resource}.${info.group}` : info.resource;
-        const subject = rp.name ? `${qualified} "${rp.name}"` : qualified;
-        const scopeText =
-          rp.namespace !== undefined
-            ? ` in the namespace "${rp.namespace}"`
-            : " at the cluster scope";
-        throw new ApiError(
-          403,
-          "Forbidden",
-          `${subject} is forbidden: User "${user.name}" cannot ${verb} resource "${info.resource}${sub ? `/${sub}` : ""}" in API group "${info.group}"${scopeText}${denied ? `: ${denied}` : ""}`,
-          {
-            ...(rp.name ? { name: rp.name } : {}),
-            ...(info.group ? { group: info.group } : {}),
-            kind: info.resource,
-          },
-        );
-      }
-
-      if (info.virtual) {
-        if (verb !== "create") throw errors.methodNotAllowed(method, info);
-        const body = await decodeBody(req, info.kind);
-        const out = deps.virtualCreate?.({ group: rp.group, resource: rp.resource, user }, body);
-        if (!out) throw errors.notFoundPath();
-        sendJson(res, 201, out);
-        return;
-      }
-      const fieldManager = query.get("fieldManager");
-      if (
-        fieldManager !== null &&
-        (fieldManager.length > 128 || !/^[\x20-\x7e]*$/.test(fieldManager))
-      ) {
-        throw errors.invalidOptions(
-          verb === "patch" ? "PatchOptions" : verb === "create" ? "CreateOptions" : "UpdateOptions",
-          [
-            {
-              type: "FieldValueTooLong",
-              field: "fieldManager",
-              detail: "may not be more than 128 bytes",
-            },
-          ],
-        );
-      }
-      const ua = req.headers["user-agent"] ?? "unknown";
-      const scope: RequestScope = {
-        info,
-        version: v,
-        ...(rp.namespace !== undefined ? { namespace: rp.namespace } : {}),
-        ...(rp.name !== undefined ? { name: rp.name } : {}),
-        ...(sub !== undefined ? { subresource: sub } : {}),
-        query,
-        user,
-        manager: fieldManager || ua.split("/")[0]!,
-        warnings,
-      };
-      if (v.deprecated) {
-        warnings.push(
-          v.deprecationWarning ??
-            `${info.group}/${v.name} ${info.kind} is deprecated; use ${info.group}/${info.versions.find((x) => x.storage)?.name ?? info.versions[0]!.name} ${info.kind}`,
-        );
-      }
-      const tableOpts = wantsTable(req.headers.accept, query);
-      negotiate(req.headers.accept);
-
-      switch (verb) {
-        case "get": {
-          const obj = sub === "scale" ? rest.getScale(scope) : rest.get(scope);
-          respond(res, 200, obj, scope, tableOpts, warnings, req.headers.accept);
-          return;
-        }
-        case "list": {
-          respond(res, 200, rest.list(scope), scope, tableOpts, warnings, req.headers.accept);
-          return;
-        }
-        case "watch": {
-          // The deprecated /watch/<…>/<name> form watches one object.
-          if (rp.name !== undefined) {
-            const fs = query.get("fieldSelector");
-            query.set("fieldSelector", `metadata.name=${rp.name}${fs ? `,${fs}` : ""}`);
-          }
-          checkWatchOptions(scope);
-          const render = tableOpts
-            ? (o: KubeObject, first: boolean) =>
-                tableFor(scope, o, { ...tableOpts, noHeaders: !first })
-            : wantsPartialMetadata(req.headers.accept)
-              ? partialObjectMetadata
-              : undefined;
-          serveWatch(deps.store, rest, deps.watches, res, scope, render);
-          return;
-        }
-        case "create": {
-          const body = await decodeBody(req, info.kind);
-          const r = rest.create(scope, body);
-          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
-          return;
-        }
-        case "update": {
-          const body = await decodeBody(req, info.kind);
-          const r =
-            sub === "scale"
-              ? rest.updateScale(scope, body)
-              : sub === "finalize"
-                ? finalizeNamespace(scope, body)
-                : rest.update(scope, body);
-          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
-          return;
-        }
-        case "patch": {
-          const r = await patch(rest, deps.apply, req, scope);
-          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
-          return;
-        }
-        case "delete":
-        case "deletecollection": {
-          const raw = await readBody(req);
-          let body: unknown;
-          if (raw.length > 0) {
-            try {
-              body = JSON.parse(raw.toString("utf8"));
-            } catch (e) {
-              throw errors.badRequest(`error decoding DeleteOptions: ${(e as Error).message}`);
-            }
-          }
-          const opts = deleteOptionsFrom(query, body);
-          const dryRunQ = query.getAll("dryRun");
-          if (dryRunQ.length) opts.dryRun = [...(opts.dryRun ?? []), ...dryRunQ];
-          const r =
-            verb === "delete" ? rest.delete(scope, opts) : rest.deleteCollection(scope, opts);
-          respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
-          return;
-        }
-      }
+      await run(ctx);
     } catch (err) {
-      if (!res.headersSent) sendError(res, err, warnings);
+      if (!res.headersSent) sendError(res, err, ctx.warnings);
       else res.end();
     }
   };
+
+  async function serve(ctx: RequestContext): Promise<void> {
+    const { req, res, info: ri, warnings } = ctx;
+    const { path, query } = ri;
+    const user = ctx.user!;
+    if (serveHealth(path, query, res)) return;
+    if (path === "/version") {
+      sendJson(res, 200, version);
+      return;
+    }
+    const rp = ri.resource;
+    if (!rp) {
+      handleNonResource(registry, deps.serverAddress(), req, res, path);
+      return;
+    }
+    const method = ri.method;
+    const verb = ri.verb;
+    const found = registry.lookup(rp.group, rp.version, rp.resource);
+    if (!found) throw errors.notFoundPath();
+    const { info, version: v } = found;
+    if (!verb) throw errors.methodNotAllowed(method, info);
+    if (rp.namespace !== undefined && !info.namespaced) throw errors.notFoundPath();
+    if (rp.namespace === undefined && info.namespaced && rp.name !== undefined)
+      throw errors.notFoundPath();
+    const sub = rp.subresource;
+    if (sub !== undefined) {
+      const ok =
+        (sub === "status" && v.status) ||
+        (sub === "scale" && v.scale) ||
+        (sub === "finalize" && info.group === "" && info.resource === "namespaces");
+      if (!ok) throw errors.notFoundPath();
+      if (!["get", "update", "patch"].includes(verb)) throw errors.methodNotAllowed(method, info);
+    }
+
+    if (info.virtual) {
+      if (verb !== "create") throw errors.methodNotAllowed(method, info);
+      const body = await decodeBody(req, info.kind);
+      const out = deps.virtualCreate?.({ group: rp.group, resource: rp.resource, user }, body);
+      if (!out) throw errors.notFoundPath();
+      sendJson(res, 201, out);
+      return;
+    }
+    const fieldManager = query.get("fieldManager");
+    if (
+      fieldManager !== null &&
+      (fieldManager.length > 128 || !/^[\x20-\x7e]*$/.test(fieldManager))
+    ) {
+      throw errors.invalidOptions(
+        verb === "patch" ? "PatchOptions" : verb === "create" ? "CreateOptions" : "UpdateOptions",
+        [
+          {
+            type: "FieldValueTooLong",
+            field: "fieldManager",
+            detail: "may not be more than 128 bytes",
+          },
+        ],
+      );
+    }
+    const ua = req.headers["user-agent"] ?? "unknown";
+    const scope: RequestScope = {
+      info,
+      version: v,
+      ...(rp.namespace !== undefined ? { namespace: rp.namespace } : {}),
+      ...(rp.name !== undefined ? { name: rp.name } : {}),
+      ...(sub !== undefined ? { subresource: sub } : {}),
+      query,
+      user,
+      manager: fieldManager || ua.split("/")[0]!,
+      warnings,
+    };
+    if (v.deprecated) {
+      warnings.push(
+        v.deprecationWarning ??
+          `${info.group}/${v.name} ${info.kind} is deprecated; use ${info.group}/${info.versions.find((x) => x.storage)?.name ?? info.versions[0]!.name} ${info.kind}`,
+      );
+    }
+    const tableOpts = wantsTable(req.headers.accept, query);
+    negotiate(req.headers.accept);
+
+    switch (verb) {
+      case "get": {
+        const obj = sub === "scale" ? rest.getScale(scope) : rest.get(scope);
+        respond(res, 200, obj, scope, tableOpts, warnings, req.headers.accept);
+        return;
+      }
+      case "list": {
+        respond(res, 200, rest.list(scope), scope, tableOpts, warnings, req.headers.accept);
+        return;
+      }
+      case "watch": {
+        // The deprecated /watch/<…>/<name> form watches one object.
+        if (rp.name !== undefined) {
+          const fs = query.get("fieldSelector");
+          query.set("fieldSelector", `metadata.name=${rp.name}${fs ? `,${fs}` : ""}`);
+        }
+        checkWatchOptions(scope);
+        const render = tableOpts
+          ? (o: KubeObject, first: boolean) =>
+              tableFor(scope, o, { ...tableOpts, noHeaders: !first })
+          : wantsPartialMetadata(req.headers.accept)
+            ? partialObjectMetadata
+            : undefined;
+        serveWatch(deps.store, rest, deps.watches, res, scope, render);
+        return;
+      }
+      case "create": {
+        const body = await decodeBody(req, info.kind);
+        const r = rest.create(scope, body);
+        respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
+        return;
+      }
+      case "update": {
+        const body = await decodeBody(req, info.kind);
+        const r =
+          sub === "scale"
+            ? rest.updateScale(scope, body)
+            : sub === "finalize"
+              ? finalizeNamespace(scope, body)
+              : rest.update(scope, body);
+        respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
+        return;
+      }
+      case "patch": {
+        const r = await patch(rest, deps.apply, req, scope);
+        respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
+        return;
+      }
+      case "delete":
+      case "deletecollection": {
+        const raw = await readBody(req);
+        let body: unknown;
+        if (raw.length > 0) {
+          try {
+            body = JSON.parse(raw.toString("utf8"));
+          } catch (e) {
+            throw errors.badRequest(`error decoding DeleteOptions: ${(e as Error).message}`);
+          }
+        }
+        const opts = deleteOptionsFrom(query, body);
+        const dryRunQ = query.getAll("dryRun");
+        if (dryRunQ.length) opts.dryRun = [...(opts.dryRun ?? []), ...dryRunQ];
+        const r = verb === "delete" ? rest.delete(scope, opts) : rest.deleteCollection(scope, opts);
+        respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
+        return;
+      }
+    }
+  }
 
   function finalizeNamespace(scope: RequestScope, body: KubeObject) {
     const current = rest.get(scope);
@@ -316,4 +263,4 @@ export function createHandler(deps: HandlerDeps) {
   }
 }
 
-export type { Verb };
+export type { Attributes, Verb };

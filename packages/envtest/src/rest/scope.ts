@@ -7,6 +7,8 @@ import type { ResourceInfo, ResourceVersionInfo } from "../api/types.js";
 export interface UserInfo {
   name: string;
   groups: string[];
+  uid?: string;
+  extra?: Record<string, string[]>;
 }
 
 export interface RequestScope {
