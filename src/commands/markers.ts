@@ -2,8 +2,9 @@
  * `opgen markers [NAME]`: prints the marker catalogue from the registry, grouped, one line each;
  * with a name, one marker's arguments, targets, Kubebuilder equivalent and an example.
  */
+
+import { markerRegistry } from "../generators/markers.js";
 import { detail, findMarker, listing, suggestMarker } from "../markers/help.js";
-import { markerRegistry } from "../markers/registry.js";
 import { CliError } from "../util/errors.js";
 
 export async function runMarkers(

@@ -2,7 +2,7 @@
  * The marker parser: turns the tags of one JSDoc comment into checked markers.
  *
  * Public API (small on purpose; the CRD and RBAC generators both build on it):
- * - `parseMarkers(tags, target, registry?)` -> `{ markers, diagnostics }`: every tag that is a
+ * - `parseMarkers(tags, target, registry)` -> `{ markers, diagnostics }`: every tag that is a
  *   marker, checked against its definition (known name, allowed on `target`, arguments known,
  *   present and of the right type). Standard JSDoc/TSDoc tags (`@see`, `@deprecated`, ...) are
  *   left alone; any other unknown tag is an error with a "did you mean" suggestion.
@@ -16,9 +16,9 @@
  * spellings are accepted too: `@kubebuilder:validation:Minimum=1`, `@kubebuilder:printcolumn:name=...`.
  */
 import { parse as parseYaml } from "yaml";
-import type { Diagnostic } from "../generators/types.js";
+import type { Diagnostic } from "../source/diagnostics.js";
 import type { RawTag } from "./jsdoc.js";
-import { type MarkerRegistry, markerRegistry } from "./registry.js";
+import type { MarkerRegistry } from "./registry.js";
 import { closest } from "./suggest.js";
 import type {
   ArgSpec,
@@ -108,7 +108,7 @@ function allowedOn(targets: readonly MarkerTarget[], target: MarkerTarget): bool
 export function parseMarkers(
   tags: readonly RawTag[],
   target: MarkerTarget,
-  registry: MarkerRegistry = markerRegistry(),
+  registry: MarkerRegistry,
 ): ParseResult {
   const markers: ParsedMarker[] = [];
   const diagnostics: Diagnostic[] = [];

@@ -1,9 +1,9 @@
 /**
  * The marker registry: every marker definition by name, plus the lookups the parser needs (the
  * families written as `@word Sub`, such as `@validation Minimum` and `@subresource scale`) and the
- * listing `opgen markers` prints. Built once from `definitions/index.ts`.
+ * listing `opgen markers` prints. Generators register their definitions (src/generators/markers.ts
+ * assembles them); this module knows none.
  */
-import { definitions } from "./definitions/index.js";
 import type { MarkerDefinition } from "./types.js";
 
 export class MarkerRegistry {
@@ -54,12 +54,4 @@ export class MarkerRegistry {
   all(): readonly MarkerDefinition[] {
     return [...this.byName.values()];
   }
-}
-
-let shared: MarkerRegistry | undefined;
-
-/** The registry of every built-in marker. */
-export function markerRegistry(): MarkerRegistry {
-  shared ??= new MarkerRegistry(definitions);
-  return shared;
 }

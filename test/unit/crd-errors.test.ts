@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateCrds } from "../../src/generators/crd/index.js";
-import { formatDiagnostic } from "../../src/generators/types.js";
+import { formatDiagnostic } from "../../src/source/diagnostics.js";
 
 const root = mkdtempSync(join(tmpdir(), "opgen-crd-errors-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateCrds } from "../../src/generators/crd/index.js";
-import { formatDiagnostic } from "../../src/generators/types.js";
-import { markerRegistry } from "../../src/markers/registry.js";
+import { markerRegistry } from "../../src/generators/markers.js";
+import { formatDiagnostic } from "../../src/source/diagnostics.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: generated CRDs are walked by key in assertions
 type Loose = any;

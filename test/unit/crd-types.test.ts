@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateCrds } from "../../src/generators/crd/index.js";
-import { formatDiagnostic } from "../../src/generators/types.js";
+import { formatDiagnostic } from "../../src/source/diagnostics.js";
 
 const root = mkdtempSync(join(tmpdir(), "opgen-crd-types-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

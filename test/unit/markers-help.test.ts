@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runMarkers } from "../../src/commands/markers.js";
+import { markerRegistry } from "../../src/generators/markers.js";
 import { markdownReference, usage } from "../../src/markers/help.js";
-import { markerRegistry } from "../../src/markers/registry.js";
 
 async function run(name?: string): Promise<string> {
   let out = "";
@@ -53,7 +53,7 @@ describe("docs/markers.md", () => {
     const end = "<!-- END GENERATED: markers reference -->";
     const section = doc.slice(doc.indexOf(begin) + begin.length, doc.indexOf(end));
     // On failure, regenerate the section: `npm run build`, then
-    // node -e 'import("./dist/markers/help.js").then(async (h) => console.log(h.markdownReference((await import("./dist/markers/registry.js")).markerRegistry())))'
+    // node -e 'import("./dist/markers/help.js").then(async (h) => console.log(h.markdownReference((await import("./dist/generators/markers.js")).markerRegistry())))'
     // Table cells are compared trimmed: biome aligns markdown tables.
     const tables = (md: string) =>
       md

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { markerRegistry } from "../../src/generators/markers.js";
 import { LineMap, parseJSDoc, parseMarkers } from "../../src/markers/index.js";
 import type { MarkerTarget } from "../../src/markers/types.js";
 
@@ -7,7 +8,7 @@ function parse(source: string, target: MarkerTarget = "field") {
   const start = source.indexOf("/**");
   const end = source.indexOf("*/", start) + 2;
   const doc = parseJSDoc(source, start, end, new LineMap("types.ts", source));
-  return { doc, ...parseMarkers(doc.tags, target) };
+  return { doc, ...parseMarkers(doc.tags, target, markerRegistry()) };
 }
 
 const messages = (r: ReturnType<typeof parse>) =>

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { collectRbacRules } from "../../src/generators/rbac/collect.js";
 import { SourceCache } from "../../src/generators/rbac/source-cache.js";
 import { listSourceFiles } from "../../src/generators/rbac/source-files.js";
-import { formatDiagnostic } from "../../src/generators/types.js";
+import { formatDiagnostic } from "../../src/source/diagnostics.js";
 
 const dirs: string[] = [];
 afterEach(() => {

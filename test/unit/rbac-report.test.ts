@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { kinds } from "../../packages/runtime/src/api/kinds.js";
 import { generateRbac } from "../../src/generators/rbac/index.js";
 import { builtinKind } from "../../src/generators/rbac/report/builtin-kinds.js";
-import { formatDiagnostic } from "../../src/generators/types.js";
+import { formatDiagnostic } from "../../src/source/diagnostics.js";
 
 const dirs: string[] = [];
 afterEach(() => {

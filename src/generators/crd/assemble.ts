@@ -8,7 +8,7 @@
 import { resourcePlural } from "@opgen/apimachinery/names";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { MarkerArgs, MarkerValue, ParsedMarker, SourcePos } from "../../markers/types.js";
-import type { Diagnostic } from "../types.js";
+import type { Diagnostic } from "../../source/diagnostics.js";
 import { byteOrder } from "./walker-util.js";
 
 /** One version of a kind, as the walker found it. */

@@ -9,8 +9,9 @@ import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { ts } from "ts-morph";
 import { parseMarkers } from "../../markers/parse.js";
 import type { MarkerTarget, ParsedMarker } from "../../markers/types.js";
+import type { Diagnostic } from "../../source/diagnostics.js";
+import { markerRegistry } from "../markers.js";
 import type { ProjectSources, SourceFileInfo } from "../project-sources.js";
-import type { Diagnostic } from "../types.js";
 import { RUNTIME_TYPES } from "./known-types.js";
 import { isExported } from "./walker-util.js";
 
@@ -91,7 +92,7 @@ export class WalkerBase {
     const doc = this.sources.jsDoc(file, node);
     let markers: ParsedMarker[] = [];
     if (doc?.tags.length) {
-      const parsed = parseMarkers(doc.tags, target);
+      const parsed = parseMarkers(doc.tags, target, markerRegistry());
       this.diagnostics.push(...parsed.diagnostics);
       markers = parsed.markers;
     }

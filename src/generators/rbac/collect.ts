@@ -4,9 +4,11 @@
  * `@kubebuilder:rbac:...`) are checked by the shared marker parser, and each becomes an `RbacRule`
  * or `path:line:col` diagnostics. Other tags are left to the generators that own them.
  */
+
 import type { ts } from "ts-morph";
 import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
-import type { Diagnostic } from "../types.js";
+import type { Diagnostic } from "../../source/diagnostics.js";
+import { markerRegistry } from "../markers.js";
 import { findJsDocBlocks } from "./jsdoc-comments.js";
 import type { LocatedRbacRule } from "./rule.js";
 import type { SourceCache } from "./source-cache.js";
@@ -79,7 +81,7 @@ export function collectRbacRules(sources: SourceCache, paths: readonly string[])
       const tags = parseJSDoc(text, block.start, block.end, lines).tags.filter((tag) =>
         isRbacTag(tag.name),
       );
-      const parsed = parseMarkers(tags, "controller");
+      const parsed = parseMarkers(tags, "controller", markerRegistry());
       diagnostics.push(...parsed.diagnostics);
       for (const marker of parsed.markers) {
         const result = ruleFromArgs(marker.args);

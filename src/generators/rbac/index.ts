@@ -4,8 +4,10 @@
  * it, plus warnings for controllers whose informers the role would not let list or watch, and, on
  * request, the `--rbac-report` text.
  */
+
+import type { Diagnostic } from "../../source/diagnostics.js";
 import { toYamlDocuments } from "../../util/yaml.js";
-import type { Diagnostic, GeneratedFile } from "../types.js";
+import type { GeneratedFile } from "../types.js";
 import { checkClientCalls, clientCallWarnings } from "./report/client-permissions.js";
 import { checkWatches, missingPermissionWarnings } from "./report/missing-permissions.js";
 import { renderReport } from "./report/render-report.js";

@@ -4,7 +4,7 @@
  * compiler is loaded only when there are sources to read (`opgen init` renders the empty role).
  */
 
-import type { Diagnostic } from "../types.js";
+import type { Diagnostic } from "../../source/diagnostics.js";
 import { collectRbacRules } from "./collect.js";
 import { type ControllerSetup, findControllerSetups } from "./report/controller-setup.js";
 import { StaticResolver } from "./report/static-resolver.js";

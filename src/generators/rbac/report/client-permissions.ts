@@ -5,7 +5,7 @@
  * to the API server and needs its own verb. A namespaced Role counts here, since the call may well
  * stay in that namespace; a gap becomes a warning at the call.
  */
-import type { Diagnostic } from "../../types.js";
+import type { Diagnostic } from "../../../source/diagnostics.js";
 import type { RbacRoleObject } from "../rule.js";
 import type { ClientCall } from "./client-calls.js";
 import type { ControllerSetup } from "./controller-setup.js";

@@ -5,7 +5,7 @@
  * starts, the most common first-deploy failure of an operator. Each gap becomes a warning at the
  * call that sets up the watch, with the marker that closes it.
  */
-import type { Diagnostic } from "../../types.js";
+import type { Diagnostic } from "../../../source/diagnostics.js";
 import type { RbacRoleObject } from "../rule.js";
 import type { ControllerSetup, WatchedKind } from "./controller-setup.js";
 import { missingVerbs } from "./permissions.js";

@@ -7,7 +7,7 @@
  * reject (URLs mixed with resources, URLs in a namespaced Role, resources without groups) and
  * unknown verbs, because those depend on several arguments together.
  */
-import type { MarkerDefinition } from "../types.js";
+import type { MarkerDefinition } from "../../markers/types.js";
 
 export const rbacDefinitions: readonly MarkerDefinition[] = [
   {

@@ -1,20 +1,18 @@
 /**
- * Every built-in marker definition, one file per family. To add a family, write
- * `definitions/<family>.ts` exporting a `MarkerDefinition[]` and add one line below.
+ * The markers the CRD generator reads, one file per family (validation, field, topology, crd,
+ * package), registered beside the generator that applies them, as controller-tools' `crd/markers`.
  */
-import type { MarkerDefinition } from "../types.js";
+import type { MarkerDefinition } from "../../../markers/types.js";
 import { crdMarkers } from "./crd.js";
 import { fieldMarkers } from "./field.js";
 import { packageMarkers } from "./package.js";
-import { rbacDefinitions } from "./rbac.js";
 import { topologyMarkers } from "./topology.js";
 import { validationMarkers } from "./validation.js";
 
-export const definitions: readonly MarkerDefinition[] = [
+export const crdMarkerDefinitions: readonly MarkerDefinition[] = [
   ...validationMarkers,
   ...fieldMarkers,
   ...topologyMarkers,
   ...crdMarkers,
   ...packageMarkers,
-  ...rbacDefinitions,
 ];

@@ -6,7 +6,12 @@
  * array, property bounds an object.
  */
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
-import type { ApplyContext, MarkerArgs, MarkerDefinition, MarkerValue } from "../types.js";
+import type {
+  ApplyContext,
+  MarkerArgs,
+  MarkerDefinition,
+  MarkerValue,
+} from "../../../markers/types.js";
 
 type Apply = (schema: JSONSchemaProps, value: MarkerArgs, ctx: ApplyContext) => void;
 

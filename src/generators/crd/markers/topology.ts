@@ -3,7 +3,7 @@
  * maps and structs merge. `@listMapKey` requires `@listType map` on the same array; that check is
  * done once every marker of the node has applied (see the CRD generator's marker application).
  */
-import type { MarkerDefinition } from "../types.js";
+import type { MarkerDefinition } from "../../../markers/types.js";
 
 export const topologyMarkers: MarkerDefinition[] = [
   {

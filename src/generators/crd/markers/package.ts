@@ -2,7 +2,7 @@
  * Package markers, written in the JSDoc of the exported `GroupVersion` const of a version's
  * `groupversion.ts` (controller-gen's `+groupName` / `+versionName` in groupversion_info.go).
  */
-import type { MarkerDefinition } from "../types.js";
+import type { MarkerDefinition } from "../../../markers/types.js";
 
 export const packageMarkers: MarkerDefinition[] = [
   {

@@ -3,7 +3,7 @@
  * (controller-gen pkg/crd/markers/crd.go): names and scope, subresources, printer columns,
  * version flags, selectable fields and CRD metadata. The CRD assembler reads them by name.
  */
-import type { MarkerDefinition } from "../types.js";
+import type { MarkerDefinition } from "../../../markers/types.js";
 
 export const crdMarkers: MarkerDefinition[] = [
   {

@@ -5,7 +5,7 @@
  * `+kubebuilder:externalDocs`, `+k8s:immutable`). `@optional` also stands on the package (the
  * GroupVersion const) to make every field of the version optional unless marked `@required`.
  */
-import type { MarkerDefinition, MarkerValue } from "../types.js";
+import type { MarkerDefinition, MarkerValue } from "../../../markers/types.js";
 
 export const fieldMarkers: MarkerDefinition[] = [
   {
