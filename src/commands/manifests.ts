@@ -9,10 +9,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CRD_OUTPUT, generateCrds, sortDiagnostics } from "../generators/crd/index.js";
-import { ProjectSources } from "../generators/project-sources.js";
 import { generateRbac } from "../generators/rbac/index.js";
 import type { GeneratedFile } from "../generators/types.js";
 import { type Diagnostic, formatDiagnostic } from "../source/diagnostics.js";
+import { ProjectSources } from "../source/project-sources.js";
 import { removeFiles, writeFilesAtomically } from "../util/atomic-write.js";
 import { CliError } from "../util/errors.js";
 import { unifiedDiff } from "../util/unified-diff.js";
@@ -95,6 +95,7 @@ export async function runManifests(
     roleName: opts.roleName,
     output: opts.rbacOutput,
     report: opts.rbacReport,
+    sources,
   });
 
   const diagnostics: Diagnostic[] = sortDiagnostics([...crd.diagnostics, ...rbac.diagnostics]);

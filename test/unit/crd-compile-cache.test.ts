@@ -3,7 +3,7 @@ import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { requireWithCodeCache } from "../../src/generators/compile-cache.js";
+import { requireWithCodeCache } from "../../src/source/compile-cache.js";
 
 const dir = mkdtempSync(join(tmpdir(), "opgen-cc-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

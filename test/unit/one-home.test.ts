@@ -50,4 +50,30 @@ describe("one home per concept", () => {
       .filter((f) => f.lines > 600);
     expect(long).toEqual([]);
   });
+
+  it("keeps envtest's generic REST store, admission and HTTP layer free of resource names", () => {
+    // Per-resource behaviour lives in packages/envtest/src/registry/ (one strategy per family).
+    const generic = files.filter((f) =>
+      /^packages\/envtest\/src\/(rest\/(objects|admission)|http\/(handler|table))\.ts$/.test(
+        f.path,
+      ),
+    );
+    expect(generic).toHaveLength(4);
+    const named = generic.filter((f) =>
+      /\bresource\s*[!=]==\s*"|"(namespaces|pods|services)"|case\s+"\w*\/\w+"/.test(f.text),
+    );
+    expect(named.map((f) => f.path)).toEqual([]);
+  });
+
+  it("has one source infrastructure in the CLI: one file lister and one parse cache", () => {
+    const defs = files.filter(
+      (f) =>
+        f.path.startsWith("src/") &&
+        /export (function listSourceFiles|class \w*Source\w*)\b/.test(f.text),
+    );
+    expect(defs.map((f) => f.path).sort()).toEqual([
+      "src/source/project-files.ts",
+      "src/source/project-sources.ts",
+    ]);
+  });
 });

@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { collectRbacRules } from "../../src/generators/rbac/collect.js";
-import { SourceCache } from "../../src/generators/rbac/source-cache.js";
-import { listSourceFiles } from "../../src/generators/rbac/source-files.js";
 import { formatDiagnostic } from "../../src/source/diagnostics.js";
+import { listSourceFiles } from "../../src/source/project-files.js";
+import { ProjectSources } from "../../src/source/project-sources.js";
+import { typescript } from "../../src/source/typescript.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -28,7 +29,7 @@ function project(files: Record<string, string>): string {
 
 function collect(files: Record<string, string>) {
   const dir = project(files);
-  return collectRbacRules(new SourceCache(dir), listSourceFiles(dir, ["src"]));
+  return collectRbacRules(new ProjectSources(typescript, dir), listSourceFiles(dir, ["src"]));
 }
 
 function errors(source: string): string[] {

@@ -9,9 +9,9 @@ import { compareVersions } from "../src/api/registry.js";
 import type { ResourceInfo } from "../src/api/types.js";
 import { evaluateJsonPath } from "../src/http/jsonpath.js";
 import { decodeProtobuf } from "../src/http/protobuf.js";
-import { humanDuration } from "../src/http/table.js";
 import { applyJsonPatch } from "../src/patch/jsonpatch.js";
 import { applyMergePatch } from "../src/patch/mergepatch.js";
+import { humanDuration } from "../src/registry/printing.js";
 import { fieldMatcher } from "../src/rest/field-selectors.js";
 import { changedFields, difference, leafPaths, toFieldsV1 } from "../src/rest/managed-fields.js";
 

@@ -19,7 +19,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
-import type { ProjectSources } from "../project-sources.js";
+import type { ProjectSources } from "../../source/project-sources.js";
 import { cloneSchema, RUNTIME_TYPES } from "./known-types.js";
 import type { CoreTypeProvider } from "./walker-base.js";
 

@@ -7,9 +7,9 @@
 import { basename, dirname, join } from "node:path";
 import type { ts } from "ts-morph";
 import type { Diagnostic } from "../../source/diagnostics.js";
+import { ProjectSources, type SourceFileInfo } from "../../source/project-sources.js";
 import { toYamlDocuments } from "../../util/yaml.js";
 import { opgenVersion } from "../../version.js";
-import { ProjectSources, type SourceFileInfo } from "../project-sources.js";
 import type { GeneratedFile } from "../types.js";
 import { type AssembledCrd, assembleCrds, type KindVersion } from "./assemble.js";
 import { limitDescriptions } from "./descriptions.js";

@@ -10,8 +10,8 @@ import type { ts } from "ts-morph";
 import { parseMarkers } from "../../markers/parse.js";
 import type { MarkerTarget, ParsedMarker } from "../../markers/types.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
+import type { ProjectSources, SourceFileInfo } from "../../source/project-sources.js";
 import { markerRegistry } from "../markers.js";
-import type { ProjectSources, SourceFileInfo } from "../project-sources.js";
 import { RUNTIME_TYPES } from "./known-types.js";
 import { isExported } from "./walker-util.js";
 

@@ -11,7 +11,7 @@
 
 import type { JSONSchemaProps, ValidationRule } from "@opgen/apimachinery/schema";
 import type { ts } from "ts-morph";
-import type { SourceFileInfo } from "../project-sources.js";
+import type { SourceFileInfo } from "../../source/project-sources.js";
 import {
   API_VERSION_DESCRIPTION,
   cloneSchema,

@@ -8,11 +8,11 @@
 import type { ts } from "ts-morph";
 import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
+import type { ProjectSources } from "../../source/project-sources.js";
+import { typescript } from "../../source/typescript.js";
 import { markerRegistry } from "../markers.js";
 import { findJsDocBlocks } from "./jsdoc-comments.js";
 import type { LocatedRbacRule } from "./rule.js";
-import type { SourceCache } from "./source-cache.js";
-import { typescript } from "./typescript.js";
 import { ruleFromArgs } from "./validate.js";
 
 export interface CollectedRules {
@@ -65,7 +65,10 @@ function goStyleMarkers(path: string, text: string): Diagnostic[] {
   return found;
 }
 
-export function collectRbacRules(sources: SourceCache, paths: readonly string[]): CollectedRules {
+export function collectRbacRules(
+  sources: ProjectSources,
+  paths: readonly string[],
+): CollectedRules {
   const rules: LocatedRbacRule[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const path of paths) {
@@ -73,7 +76,7 @@ export function collectRbacRules(sources: SourceCache, paths: readonly string[])
     if (text) diagnostics.push(...goStyleMarkers(path, text));
     // Most files hold no marker: skip them without parsing.
     if (!text || !MARKER_TEXT.test(text)) continue;
-    const file = sources.get(path)!;
+    const file = sources.syntaxTree(path)!;
     const lines = new LineMap(path, text);
     const owners = classDocs(file);
     for (const block of findJsDocBlocks(file)) {

@@ -6,6 +6,8 @@
  */
 
 import type { Diagnostic } from "../../source/diagnostics.js";
+import { listSourceFiles } from "../../source/project-files.js";
+import { ProjectSources } from "../../source/project-sources.js";
 import { toYamlDocuments } from "../../util/yaml.js";
 import type { GeneratedFile } from "../types.js";
 import { checkClientCalls, clientCallWarnings } from "./report/client-permissions.js";
@@ -13,7 +15,6 @@ import { checkWatches, missingPermissionWarnings } from "./report/missing-permis
 import { renderReport } from "./report/render-report.js";
 import { generateRoles } from "./roles.js";
 import type { ProjectScan } from "./scan.js";
-import { listSourceFiles } from "./source-files.js";
 
 export interface GenerateRbacOptions {
   /** The project root; every other path is relative to it. */
@@ -26,6 +27,8 @@ export interface GenerateRbacOptions {
   output?: string;
   /** Also return the `--rbac-report` text. */
   report?: boolean;
+  /** The run's parsed sources, shared with the other generators; created when absent. */
+  sources?: ProjectSources;
 }
 
 export interface GenerateRbacResult {
@@ -47,7 +50,10 @@ export async function generateRbac(opts: GenerateRbacOptions): Promise<GenerateR
   const scan: ProjectScan =
     paths.length === 0
       ? { rules: [], diagnostics: [], setups: [] }
-      : (await import("./scan.js")).scanProject(opts.projectDir, paths);
+      : (await import("./scan.js")).scanProject(
+          opts.sources ?? (await ProjectSources.create(opts.projectDir)),
+          paths,
+        );
   const { rules, diagnostics, setups } = scan;
   const roles = generateRoles(
     rules.map((r) => r.rule),

@@ -4,7 +4,7 @@
  * next to a helper, or in a comment of its own.
  */
 import type { ts } from "ts-morph";
-import { typescript } from "./typescript.js";
+import { typescript } from "../../source/typescript.js";
 
 export interface JsDocBlock {
   /** Offset of `/**` in the file text. */

@@ -16,7 +16,7 @@
  * whichever its map iteration visits last and silently drops the other's verbs. opgen unions their
  * verbs instead, which grants exactly what the markers ask for and is stable from run to run.
  */
-import { compareGoStrings, dedupSorted } from "./go-strings.js";
+import { compareGoStrings, dedupSorted } from "../../util/go-strings.js";
 import type { PolicyRule } from "./rule.js";
 
 /** The lists of one rule before and while merging. */

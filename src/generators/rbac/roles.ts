@@ -8,7 +8,7 @@
  * ClusterRoleBinding and kustomization refer to it, so a project without markers yet still renders
  * and applies.
  */
-import { compareGoStrings } from "./go-strings.js";
+import { compareGoStrings } from "../../util/go-strings.js";
 import { normalizeRules, type RuleLists } from "./normalize.js";
 import { RBAC_API_VERSION, type RbacRoleObject, type RbacRule } from "./rule.js";
 

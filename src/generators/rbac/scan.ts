@@ -5,11 +5,11 @@
  */
 
 import type { Diagnostic } from "../../source/diagnostics.js";
+import type { ProjectSources } from "../../source/project-sources.js";
 import { collectRbacRules } from "./collect.js";
 import { type ControllerSetup, findControllerSetups } from "./report/controller-setup.js";
 import { StaticResolver } from "./report/static-resolver.js";
 import type { LocatedRbacRule } from "./rule.js";
-import { SourceCache } from "./source-cache.js";
 
 export interface ProjectScan {
   rules: LocatedRbacRule[];
@@ -17,8 +17,8 @@ export interface ProjectScan {
   setups: ControllerSetup[];
 }
 
-export function scanProject(projectDir: string, paths: readonly string[]): ProjectScan {
-  const sources = new SourceCache(projectDir);
+/** Scans `paths` (project-relative source files) of the project `sources` reads. */
+export function scanProject(sources: ProjectSources, paths: readonly string[]): ProjectScan {
   const { rules, diagnostics } = collectRbacRules(sources, paths);
   const resolver = new StaticResolver(sources);
   const setups = paths.flatMap((path) => findControllerSetups(sources, resolver, path));

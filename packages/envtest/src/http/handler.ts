@@ -9,6 +9,7 @@ import { errors } from "@opgen/apimachinery/status";
 import type { Registry } from "../api/registry.js";
 import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
+import { strategyFor } from "../registry/index.js";
 import { deleteOptionsFrom } from "../rest/delete-options.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { RequestScope, UserInfo } from "../rest/scope.js";
@@ -113,7 +114,7 @@ export function createHandler(deps: HandlerDeps) {
       const ok =
         (sub === "status" && v.status) ||
         (sub === "scale" && v.scale) ||
-        (sub === "finalize" && info.group === "" && info.resource === "namespaces");
+        (!info.custom && strategyFor(info).extraSubresources?.includes(sub));
       if (!ok) throw errors.notFoundPath();
       if (!["get", "update", "patch"].includes(verb)) throw errors.methodNotAllowed(method, info);
     }

@@ -1,25 +1,22 @@
 /**
  * What every create and update passes before it is stored, in kube-apiserver's order: the body's
- * type and namespace checked against the endpoint, NamespaceLifecycle admission, then defaulting,
- * pruning and validation (OpenAPI and CEL for custom resources, the built-in strategies'
- * validation otherwise), the admission hooks tests install, and the finalizer rules of objects
- * being deleted.
+ * type and namespace checked against the endpoint, then defaulting, pruning and validation
+ * (OpenAPI and CEL for custom resources, the resource's strategy in registry/ otherwise), the
+ * admission hooks tests install, and the finalizer rules of objects being deleted.
+ * NamespaceLifecycle admission is namespace-lifecycle.ts.
  */
 import { errors, type FieldError } from "@opgen/apimachinery/status";
 import { finalizerWarnings, validateObjectMeta } from "../api/meta.js";
-import { bucketKey } from "../api/registry.js";
 import {
   groupVersion,
   isObject,
-  type JsonObject,
   type KubeObject,
   type ObjectMeta,
   type ResourceInfo,
 } from "../api/types.js";
+import { strategyFor } from "../registry/index.js";
 import { validateCel } from "../schema/cel.js";
 import { ratchet } from "../schema/ratchet.js";
-import type { Store } from "../store/store.js";
-import { defaultBuiltin, nameRuleFor, validateBuiltin } from "./builtin-strategy.js";
 import { coerceCustomResource, fieldValidationOf, schemaErrors } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
 
@@ -36,30 +33,6 @@ export function meta(o: KubeObject): ObjectMeta {
 
 export function gr(info: ResourceInfo) {
   return { group: info.group, resource: info.resource };
-}
-
-/** Checks NamespaceLifecycle admission for writes into a namespace. */
-export function admitNamespace(store: Store, scope: RequestScope, name: string): void {
-  if (!scope.info.namespaced || !scope.namespace) return;
-  const ns = store.get(bucketKey("", "namespaces"), undefined, scope.namespace);
-  if (!ns) throw errors.notFound({ group: "", resource: "namespaces" }, scope.namespace);
-  if (
-    ns.metadata?.deletionTimestamp ||
-    (ns.status as JsonObject | undefined)?.phase === "Terminating"
-  ) {
-    throw errors.forbidden(
-      gr(scope.info),
-      name,
-      `unable to create new content in namespace ${scope.namespace} because it is being terminated`,
-      [
-        {
-          reason: "NamespaceTerminating",
-          message: `namespace ${scope.namespace} is being terminated`,
-          field: "metadata.namespace",
-        },
-      ],
-    );
-  }
 }
 
 /** Decodes the request body's type and namespace against the endpoint. */
@@ -125,16 +98,17 @@ export function admit(
   old: KubeObject | undefined,
 ): void {
   const info = scope.info;
+  const strategy = strategyFor(info);
   const fieldErrors: FieldError[] = [];
   if (info.custom) {
     coerceCustomResource(info, scope.version, obj, fieldValidationOf(scope.query), scope.warnings);
   } else {
     fieldValidationOf(scope.query);
-    defaultBuiltin(info, obj);
+    strategy.defaults?.(obj);
   }
   for (const hook of hooks) hook.admit?.(scope, obj, old);
   fieldErrors.push(
-    ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: nameRuleFor(info) }),
+    ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: strategy.nameRule }),
   );
   if (info.custom) {
     const schemaErrs = schemaErrors(
@@ -149,8 +123,8 @@ export function admit(
       fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
       scope.warnings.push(...cel.warnings);
     }
-  } else {
-    fieldErrors.push(...validateBuiltin(info, obj));
+  } else if (strategy.validate) {
+    fieldErrors.push(...strategy.validate(obj));
   }
   if (old) {
     const om = old.metadata ?? {};

@@ -18,27 +18,20 @@ import {
   deepClone,
   deepEqual,
   groupVersion,
-  isObject,
-  type JsonObject,
   type KubeObject,
   type ManagedFieldsEntry,
   type ObjectMeta,
   type ResourceInfo,
   type ResourceVersionInfo,
 } from "../api/types.js";
+import { strategyFor } from "../registry/index.js";
 import type { Store } from "../store/store.js";
-import {
-  type AdmissionHook,
-  admit,
-  admitNamespace,
-  checkTypeAndNamespace,
-  gr,
-  meta,
-} from "./admission.js";
+import { type AdmissionHook, admit, checkTypeAndNamespace, gr, meta } from "./admission.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
 import { fieldMatcher } from "./field-selectors.js";
 import { checkListOptions, paginate } from "./list-options.js";
 import { recordManagedFields } from "./managed-fields.js";
+import { admitNamespace } from "./namespace-lifecycle.js";
 import { applyScale, toScale } from "./scale.js";
 import { fromStorage, storageApiVersion } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
@@ -48,21 +41,14 @@ export interface WriteResult {
   body: KubeObject;
 }
 
-const immortalNamespaces = new Set(["default", "kube-system", "kube-public"]);
-
-/** The part of an object that bumps generation when it changes. */
+/** The part of an object that bumps generation when it changes (default: spec). */
 function generationRelevant(
   info: ResourceInfo,
   version: ResourceVersionInfo,
   o: KubeObject,
 ): unknown {
-  if (info.custom) {
-    const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o;
-    // With a status subresource, status writes never bump generation.
-    if (version.status) delete rest.status;
-    return rest;
-  }
-  return o.spec;
+  const strategy = strategyFor(info);
+  return strategy.generationRelevant ? strategy.generationRelevant(o, version) : o.spec;
 }
 
 export class ObjectRest {
@@ -184,11 +170,8 @@ export class ObjectRest {
       });
     }
     const version = scope.version;
-    if (version.status && scope.subresource !== "status") {
-      if (info.custom) delete obj.status;
-      else if (!["namespaces", "pods", "services"].includes(info.resource) || info.group !== "") {
-        delete obj.status;
-      }
+    if (version.status && scope.subresource !== "status" && !strategyFor(info).statusOnCreate) {
+      delete obj.status;
     }
     admit(this.hooks, scope, obj, undefined);
     if (!m.name) {
@@ -293,17 +276,8 @@ export class ObjectRest {
       if (old.status === undefined) delete obj.status;
       else obj.status = deepClone(old.status);
     }
-    const isNamespace = info.group === "" && info.resource === "namespaces";
-    if (isNamespace) {
-      // Only the finalize subresource changes spec.finalizers (namespace strategy).
-      const spec = isObject(obj.spec) ? obj.spec : {};
-      const oldFinalizers = (old.spec as JsonObject | undefined)?.finalizers;
-      if (scope.subresource !== "finalize") {
-        if (oldFinalizers === undefined) delete spec.finalizers;
-        else spec.finalizers = deepClone(oldFinalizers);
-      }
-      obj.spec = spec;
-    }
+    const strategy = strategyFor(info);
+    strategy.prepareForUpdate?.(obj, old, scope.subresource);
     const nm = meta(obj);
     if (nm.uid && nm.uid !== om.uid) {
       throw errors.invalid(info.kind, info.group, scope.name ?? "", [
@@ -355,9 +329,7 @@ export class ObjectRest {
     const finalizersGone =
       !!nm.deletionTimestamp &&
       (nm.finalizers ?? []).length === 0 &&
-      (!isNamespace ||
-        (((obj.spec as JsonObject | undefined)?.finalizers as unknown[] | undefined) ?? [])
-          .length === 0);
+      (strategy.pendingFinalizers?.(obj) ?? []).length === 0;
     if (unchanged && !finalizersGone) {
       return { code: 200, body: this.present(info, version, oldStored) };
     }
@@ -388,13 +360,8 @@ export class ObjectRest {
     const dryRun = isDryRun(scope.query, opts);
     const stored = this.existing(scope);
     const sm = stored.metadata ?? {};
-    if (
-      info.group === "" &&
-      info.resource === "namespaces" &&
-      immortalNamespaces.has(sm.name ?? "")
-    ) {
-      throw errors.forbidden(gr(info), sm.name ?? "", "this namespace may not be deleted");
-    }
+    const forbidden = strategyFor(info).deleteForbidden?.(stored);
+    if (forbidden) throw errors.forbidden(gr(info), sm.name ?? "", forbidden);
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== sm.uid) {
       throw errors.conflict(
@@ -441,12 +408,10 @@ export class ObjectRest {
     } else if (policy === "Background") {
       finalizers = finalizers.filter((f) => f !== "orphan" && f !== "foregroundDeletion");
     }
-    const isNamespace = info.group === "" && info.resource === "namespaces";
-    const nsFinalizers = isNamespace
-      ? (((next.spec as JsonObject | undefined)?.finalizers as string[] | undefined) ?? [])
-      : [];
-    const graceful = this.gracefulPod(info, next, opts);
-    if (finalizers.length > 0 || nsFinalizers.length > 0 || graceful) {
+    const strategy = strategyFor(info);
+    const pending = strategy.pendingFinalizers?.(next) ?? [];
+    const graceful = strategy.gracePeriodSeconds?.(next, opts.gracePeriodSeconds) ?? 0;
+    if (finalizers.length > 0 || pending.length > 0 || graceful) {
       const first = !sm.deletionTimestamp;
       const changedFinalizers = !deepEqual(finalizers, sm.finalizers ?? []);
       if (!first && !changedFinalizers) {
@@ -460,8 +425,7 @@ export class ObjectRest {
           : nowTime();
         nm.deletionGracePeriodSeconds = graceful || 0;
         if (info.generation && nm.generation !== undefined) nm.generation += 1;
-        if (isNamespace)
-          next.status = { ...((next.status as JsonObject) ?? {}), phase: "Terminating" };
+        strategy.beginDeletion?.(next);
       }
       if (dryRun) return { code: 200, body: this.present(info, version, next) };
       const rv = this.store.nextRV();
@@ -477,18 +441,6 @@ export class ObjectRest {
     nm.resourceVersion = String(rv);
     this.store.commit(this.bucket(info), "DELETED", next, rv, stored);
     return { code: 200, body: this.deleteResponse(info, version, next) };
-  }
-
-  /** Pods bound to a node terminate gracefully: the kubelet (or the simulator) removes them. */
-  private gracefulPod(info: ResourceInfo, pod: KubeObject, opts: DeleteOptions): number {
-    if (info.group !== "" || info.resource !== "pods") return 0;
-    const spec = (pod.spec ?? {}) as JsonObject;
-    const status = (pod.status ?? {}) as JsonObject;
-    if (!spec.nodeName) return 0;
-    if (status.phase === "Succeeded" || status.phase === "Failed") return 0;
-    const grace =
-      opts.gracePeriodSeconds ?? (spec.terminationGracePeriodSeconds as number | undefined) ?? 30;
-    return Math.max(grace, 0);
   }
 
   private deleteResponse(

@@ -5,8 +5,8 @@
  * take an object whose kind is not visible without a type checker, so they are not read.
  */
 import type { ts } from "ts-morph";
+import { typescript } from "../../../source/typescript.js";
 import type { SourcePosition } from "../rule.js";
-import { typescript } from "../typescript.js";
 import type { KindRef } from "./builtin-kinds.js";
 import type { ClassLocation, StaticResolver } from "./static-resolver.js";
 

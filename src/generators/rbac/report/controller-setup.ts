@@ -5,9 +5,9 @@
  * through a const (`const b = mgr.controller(K); b.owns(kinds.Pod);`) are both read.
  */
 import type { ts } from "ts-morph";
+import type { ProjectSources } from "../../../source/project-sources.js";
+import { typescript } from "../../../source/typescript.js";
 import type { SourcePosition } from "../rule.js";
-import type { SourceCache } from "../source-cache.js";
-import { typescript } from "../typescript.js";
 import type { KindRef } from "./builtin-kinds.js";
 import { type ClientCall, findClientCalls } from "./client-calls.js";
 import type { ClassLocation, StaticResolver } from "./static-resolver.js";
@@ -108,14 +108,14 @@ function methodName(call: ts.CallExpression): string | undefined {
 
 /** The controllers set up in `path`. */
 export function findControllerSetups(
-  sources: SourceCache,
+  sources: ProjectSources,
   resolver: StaticResolver,
   path: string,
 ): ControllerSetup[] {
   const text = sources.text(path);
   // Cheap pre-filter: parse only files that call a `controller` method.
   if (!text || !/\.\s*controller\s*[<(]/.test(text)) return [];
-  const file = sources.get(path)!;
+  const file = sources.syntaxTree(path)!;
   const setups: ControllerSetup[] = [];
 
   const visit = (node: ts.Node): void => {

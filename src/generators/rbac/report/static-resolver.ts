@@ -7,8 +7,8 @@
  */
 import { dirname, join } from "node:path";
 import type { ts } from "ts-morph";
-import type { SourceCache } from "../source-cache.js";
-import { typescript } from "../typescript.js";
+import type { ProjectSources } from "../../../source/project-sources.js";
+import { typescript } from "../../../source/typescript.js";
 import { builtinKind, type KindRef } from "./builtin-kinds.js";
 
 const RUNTIME_MODULE = "@opgen/runtime";
@@ -48,7 +48,7 @@ function unwrap(expr: ts.Expression): ts.Expression {
 }
 
 export class StaticResolver {
-  constructor(private readonly sources: SourceCache) {}
+  constructor(private readonly sources: ProjectSources) {}
 
   /** The kind `expr` (in file `path`) denotes, or undefined when it is not statically visible. */
   kind(expr: ts.Expression, path: string): KindRef | undefined {
@@ -222,7 +222,7 @@ export class StaticResolver {
   /** What module `path` exports as `name`, following `export { } from` and `export *`. */
   private exported(path: string, name: string, depth: number): Binding | undefined {
     if (depth > MAX_DEPTH) return undefined;
-    const file = this.sources.get(path);
+    const file = this.sources.syntaxTree(path);
     if (!file) return undefined;
     for (const stmt of file.statements) {
       if (

@@ -1,16 +1,17 @@
 /**
- * The project's TypeScript sources, parsed once per run and shared by the CRD and RBAC
- * generators. Parsing is syntax-only (`ts.createSourceFile`, no type-checked program), which is
- * what keeps `opgen manifests` fast; the generators resolve the few type references they need by
+ * The project's TypeScript sources, read and parsed at most once per run and shared by every
+ * command that reads them (the CRD and RBAC generators behind `manifests` and `dev`). Parsing
+ * is syntax-only (`ts.createSourceFile`, no type-checked program), which is what keeps `opgen manifests` fast; the generators resolve the few type references they need by
  * following imports themselves. TypeScript is loaded lazily (through ts-morph, which bundles it),
  * so importing this module type-only costs nothing.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { ts as TsNamespace } from "ts-morph";
 import { type JSDocParts, LineMap, parseJSDoc } from "../markers/jsdoc.js";
 import { requireWithCodeCache } from "./compile-cache.js";
+import { listSourceFiles } from "./project-files.js";
 
 export type TS = typeof TsNamespace;
 export type Node = TsNamespace.Node;
@@ -48,8 +49,11 @@ export async function loadTypeScript(): Promise<TS> {
 export class ProjectSources {
   private readonly files = new Map<string, SourceFileInfo | null>();
   private readonly docs = new Map<Node, JSDocParts | null>();
+  private readonly texts = new Map<string, string | null>();
+  private readonly trees = new Map<string, TsNamespace.SourceFile | null>();
 
-  private constructor(
+  /** `ts` is the compiler API (`loadTypeScript()`); create() loads it. */
+  constructor(
     readonly ts: TS,
     readonly projectDir: string,
   ) {}
@@ -59,29 +63,44 @@ export class ProjectSources {
   }
 
   /**
-   * The `.ts` files under `dirs` (relative to the project), recursively, sorted; declaration
-   * files and tests (`*.test.ts`, `*.spec.ts`) are left out.
+   * Absolute paths of the sources under `dirs` (folders or files relative to the project),
+   * sorted; see project-files.ts for what is left out.
    */
   listFiles(dirs: readonly string[]): string[] {
-    const out: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (
-          /\.(ts|tsx|mts)$/.test(entry.name) &&
-          !/\.d\.ts$|\.(test|spec)\.tsx?$/.test(entry.name)
-        )
-          out.push(full);
-      }
-    };
-    for (const d of dirs) {
-      const abs = resolve(this.projectDir, d);
-      if (existsSync(abs) && statSync(abs).isDirectory()) walk(abs);
-      else if (existsSync(abs)) out.push(abs);
-    }
-    return [...new Set(out)].sort();
+    return listSourceFiles(this.projectDir, dirs).map((rel) => join(this.projectDir, rel));
+  }
+
+  /** A file's text (path absolute or relative to the project); undefined when it does not exist. */
+  text(path: string): string | undefined {
+    const abs = resolve(this.projectDir, path);
+    if (this.texts.has(abs)) return this.texts.get(abs) ?? undefined;
+    const text = existsSync(abs) && statSync(abs).isFile() ? readFileSync(abs, "utf8") : null;
+    this.texts.set(abs, text);
+    return text ?? undefined;
+  }
+
+  /**
+   * A file's full syntax tree, with parent pointers and TypeScript's own JSDoc nodes: what the
+   * RBAC scan walks upwards through. Costlier than file(), so only the files it reads get one.
+   * Its fileName is project-relative (POSIX), as diagnostics print it.
+   */
+  syntaxTree(path: string): TsNamespace.SourceFile | undefined {
+    const abs = resolve(this.projectDir, path);
+    const cached = this.trees.get(abs);
+    if (cached !== undefined) return cached ?? undefined;
+    const text = this.text(abs);
+    const tree =
+      text === undefined
+        ? null
+        : this.ts.createSourceFile(
+            relative(this.projectDir, abs).split(sep).join("/"),
+            text,
+            this.ts.ScriptTarget.Latest,
+            true,
+            this.ts.ScriptKind.TS,
+          );
+    this.trees.set(abs, tree);
+    return tree ?? undefined;
   }
 
   /** The parsed file at an absolute path, or undefined when it does not exist. */
@@ -89,11 +108,11 @@ export class ProjectSources {
     const abs = resolve(path);
     const cached = this.files.get(abs);
     if (cached !== undefined) return cached ?? undefined;
-    if (!existsSync(abs) || !statSync(abs).isFile()) {
+    const text = this.text(abs);
+    if (text === undefined) {
       this.files.set(abs, null);
       return undefined;
     }
-    const text = readFileSync(abs, "utf8");
     const rel = relative(this.projectDir, abs).split(sep).join("/");
     // JSDoc is split by our own parser (markers/jsdoc.ts), so TypeScript skips it; no parent
     // pointers either: both make parsing noticeably cheaper on large APIs.

@@ -1,10 +1,11 @@
 /**
- * Which TypeScript sources the RBAC generator reads: every `.ts` file under the scanned folders
- * except tests (`*.test.ts`, `*.spec.ts`, `test/` folders), declaration files and dependencies.
+ * Which TypeScript sources the generators read: every `.ts` file under the scanned folders
+ * except tests (`*.test.ts`, `*.spec.ts`, `test/` folders), declaration files, build output,
+ * dependencies and dot-folders.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { compareGoStrings } from "./go-strings.js";
+import { compareGoStrings } from "../util/go-strings.js";
 
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "test", "tests", "__tests__", ".git"]);
 

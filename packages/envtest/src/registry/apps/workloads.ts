@@ -1,0 +1,111 @@
+/**
+ * The apps group's workloads (`pkg/registry/apps/*`, `pkg/apis/apps/v1/defaults.go`): Deployments,
+ * ReplicaSets, StatefulSets and DaemonSets with their defaults, selector/template validation and
+ * the columns kubectl prints.
+ */
+import type { KubeObject } from "../../api/types.js";
+import { defaultPodTemplate } from "../core/pod-defaults.js";
+import { namedPrinter } from "../printing.js";
+import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
+import { validateWorkload } from "../workload-validation.js";
+
+const st = (o: KubeObject) => objectAt(o.status);
+const sp = (o: KubeObject) => objectAt(o.spec);
+const readyOfDesired = (o: KubeObject) => `${st(o).readyReplicas ?? 0}/${sp(o).replicas ?? 0}`;
+const readyColumn = {
+  name: "Ready",
+  type: "string",
+  description: "Number of the pod with ready state",
+};
+
+export const deployments: ResourceStrategy = {
+  nameRule: "subdomain",
+  defaults(o) {
+    const spec = ensureObject(o, "spec");
+    if (spec.replicas === undefined) spec.replicas = 1;
+    if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+    if (spec.progressDeadlineSeconds === undefined) spec.progressDeadlineSeconds = 600;
+    const strategy = ensureObject(spec, "strategy");
+    if (strategy.type === undefined) strategy.type = "RollingUpdate";
+    if (strategy.type === "RollingUpdate") {
+      const ru = ensureObject(strategy, "rollingUpdate");
+      if (ru.maxUnavailable === undefined) ru.maxUnavailable = "25%";
+      if (ru.maxSurge === undefined) ru.maxSurge = "25%";
+    }
+    defaultPodTemplate(spec);
+  },
+  validate: (o) => validateWorkload("Deployment", o),
+  printer: () =>
+    namedPrinter(
+      [
+        readyColumn,
+        {
+          name: "Up-to-date",
+          type: "string",
+          description:
+            "Total number of non-terminated pods targeted by this deployment that have the desired template spec.",
+        },
+        {
+          name: "Available",
+          type: "string",
+          description:
+            "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
+        },
+      ],
+      (o) => [readyOfDesired(o), st(o).updatedReplicas ?? 0, st(o).availableReplicas ?? 0],
+    ),
+};
+
+export const replicaSets: ResourceStrategy = {
+  nameRule: "subdomain",
+  defaults(o) {
+    const spec = ensureObject(o, "spec");
+    if (spec.replicas === undefined) spec.replicas = 1;
+    defaultPodTemplate(spec);
+  },
+  validate: (o) => validateWorkload("ReplicaSet", o),
+  printer: () =>
+    namedPrinter(
+      [
+        { name: "Desired", type: "integer", description: "Number of desired pods." },
+        { name: "Current", type: "integer", description: "Number of actual pods." },
+        { name: "Ready", type: "integer", description: "Number of ready pods." },
+      ],
+      (o) => [sp(o).replicas ?? 0, st(o).replicas ?? 0, st(o).readyReplicas ?? 0],
+    ),
+};
+
+export const statefulSets: ResourceStrategy = {
+  nameRule: "subdomain",
+  defaults(o) {
+    const spec = ensureObject(o, "spec");
+    if (spec.replicas === undefined) spec.replicas = 1;
+    if (spec.podManagementPolicy === undefined) spec.podManagementPolicy = "OrderedReady";
+    if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+    if (spec.updateStrategy === undefined) {
+      spec.updateStrategy = { type: "RollingUpdate", rollingUpdate: { partition: 0 } };
+    }
+    if (spec.persistentVolumeClaimRetentionPolicy === undefined) {
+      spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: "Retain", whenScaled: "Retain" };
+    }
+    defaultPodTemplate(spec);
+  },
+  validate: (o) => validateWorkload("StatefulSet", o),
+  printer: () => namedPrinter([readyColumn], (o) => [readyOfDesired(o)]),
+};
+
+export const daemonSets: ResourceStrategy = {
+  nameRule: "subdomain",
+  defaults(o) {
+    const spec = ensureObject(o, "spec");
+    if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+    if (spec.updateStrategy === undefined) {
+      spec.updateStrategy = {
+        type: "RollingUpdate",
+        rollingUpdate: { maxUnavailable: 1, maxSurge: 0 },
+      };
+    }
+    defaultPodTemplate(spec);
+  },
+  validate: (o) => validateWorkload("DaemonSet", o),
+};

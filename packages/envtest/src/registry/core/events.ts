@@ -1,0 +1,154 @@
+/**
+ * Events, core/v1 and events.k8s.io/v1 (`pkg/registry/core/event`, `pkg/apis/core/validation/events.go`):
+ * MicroTime fields normalized to microseconds, the legacy and new-style validations, and the
+ * columns `kubectl get events` prints.
+ */
+import type { FieldError } from "@opgen/apimachinery/status";
+import { normalizeMicroTime, qualifiedNameErrors } from "../../api/meta.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import { age } from "../printing.js";
+import { objectAt, type ResourceStrategy } from "../strategy.js";
+
+/** Normalizes the given MicroTime fields of `container` (absent or null ones are left). */
+export function normalizeMicroTimes(container: unknown, keys: readonly string[]): void {
+  if (!isObject(container)) return;
+  for (const k of keys) {
+    if (container[k] !== undefined && container[k] !== null) {
+      container[k] = normalizeMicroTime(container[k]);
+    }
+  }
+}
+
+function defaultEventTimes(o: KubeObject): void {
+  normalizeMicroTimes(o, ["eventTime"]);
+  normalizeMicroTimes(o.series, ["lastObservedTime"]);
+}
+
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** legacyValidateEvent (`pkg/apis/core/validation/events.go`) as applied to core/v1 writes. */
+function validateCoreEvent(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const involvedNs = String(objectAt(o.involvedObject).namespace ?? "");
+  const ns = o.metadata?.namespace ?? "";
+  const mismatch = (): FieldError => ({
+    type: "FieldValueInvalid",
+    field: "involvedObject.namespace",
+    value: involvedNs,
+    detail: "does not match event.namespace",
+  });
+  if (!o.eventTime) {
+    // Old-style events: the namespaces must agree (cluster-scoped objects: "" or "default").
+    if (involvedNs === "" ? ns !== "" && ns !== "default" : ns !== involvedNs)
+      errs.push(mismatch());
+    return errs;
+  }
+  if (involvedNs === "" && ns !== "default" && ns !== "kube-system") errs.push(mismatch());
+  const controller = str(o.reportingComponent);
+  if (!controller)
+    errs.push({ type: "FieldValueRequired", field: "reportingComponent", detail: "" });
+  else {
+    for (const m of qualifiedNameErrors(controller)) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "reportingComponent",
+        value: controller,
+        detail: m,
+      });
+    }
+  }
+  const limited: [string, unknown, number][] = [
+    ["reportingInstance", o.reportingInstance, 128],
+    ["action", o.action, 128],
+    ["reason", o.reason, 128],
+  ];
+  for (const [field, value, limit] of limited) {
+    const v = str(value);
+    if (!v) errs.push({ type: "FieldValueRequired", field, detail: "" });
+    else if (v.length > limit) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field,
+        value: "",
+        detail: `can have at most ${limit} characters`,
+      });
+    }
+  }
+  if (str(o.message).length > 1024) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "message",
+      value: "",
+      detail: "can have at most 1024 characters",
+    });
+  }
+  return errs;
+}
+
+/** events.k8s.io/v1 requires the new-style fields. */
+function validateEventsV1(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!o.eventTime) errs.push({ type: "FieldValueRequired", field: "eventTime", detail: "" });
+  if (o.type !== "Normal" && o.type !== "Warning") {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "type",
+      value: o.type ?? "",
+      detail: `has invalid value: ${String(o.type ?? "")}`,
+    });
+  }
+  for (const f of ["reportingController", "reportingInstance", "action", "reason"]) {
+    if (!o[f]) errs.push({ type: "FieldValueRequired", field: f, detail: "" });
+  }
+  return errs;
+}
+
+export const coreEvents: ResourceStrategy = {
+  nameRule: "subdomain",
+  defaults: defaultEventTimes,
+  validate: validateCoreEvent,
+  printer: () => ({
+    columns: [
+      { name: "Last Seen", type: "string", description: "Time since the most recent occurrence" },
+      {
+        name: "Type",
+        type: "string",
+        description:
+          "Type of this event (Normal, Warning), new types could be added in the future.",
+      },
+      {
+        name: "Reason",
+        type: "string",
+        description:
+          "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+      },
+      { name: "Object", type: "string", description: "The object that this event is about." },
+      {
+        name: "Message",
+        type: "string",
+        description: "A human-readable description of the status of this operation.",
+      },
+    ],
+    cells: (o) => {
+      const involved = objectAt(o.involvedObject);
+      const last =
+        o.lastTimestamp ??
+        ((o.series as JsonObject | undefined)?.lastObservedTime as string | undefined) ??
+        o.eventTime ??
+        o.metadata?.creationTimestamp;
+      return [
+        age(last),
+        o.type ?? "",
+        o.reason ?? "",
+        `${String(involved.kind ?? "").toLowerCase()}/${involved.name ?? ""}`,
+        String(o.message ?? "").trim(),
+      ];
+    },
+  }),
+};
+
+export const eventsV1: ResourceStrategy = {
+  nameRule: "subdomain",
+  defaults: defaultEventTimes,
+  validate: validateEventsV1,
+};

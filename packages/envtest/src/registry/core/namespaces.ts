@@ -1,0 +1,45 @@
+/**
+ * Namespaces (`pkg/registry/core/namespace`): the `kubernetes` finalizer and the name label set
+ * on every write, spec.finalizers changed only through the finalize subresource, deletion that
+ * turns the namespace Terminating until its finalizers are gone, and the namespaces that can
+ * never be deleted.
+ */
+import { deepClone, type JsonObject, type KubeObject } from "../../api/types.js";
+import { namedPrinter } from "../printing.js";
+import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
+
+const immortal = new Set(["default", "kube-system", "kube-public"]);
+
+export const namespaces: ResourceStrategy = {
+  nameRule: "label",
+  statusOnCreate: true,
+  extraSubresources: ["finalize"],
+  defaults(o) {
+    const meta = o.metadata ?? {};
+    meta.labels = { ...(meta.labels ?? {}), "kubernetes.io/metadata.name": meta.name ?? "" };
+    o.metadata = meta;
+    const spec = ensureObject(o, "spec");
+    if (spec.finalizers === undefined) spec.finalizers = ["kubernetes"];
+    const status = ensureObject(o, "status");
+    if (status.phase === undefined) status.phase = "Active";
+  },
+  prepareForUpdate(o, old, subresource) {
+    if (subresource === "finalize") return;
+    const spec = ensureObject(o, "spec");
+    const oldFinalizers = objectAt(old.spec).finalizers;
+    if (oldFinalizers === undefined) delete spec.finalizers;
+    else spec.finalizers = deepClone(oldFinalizers);
+  },
+  pendingFinalizers: (o: KubeObject) =>
+    (objectAt(o.spec).finalizers as unknown[] | undefined) ?? [],
+  beginDeletion(o) {
+    o.status = { ...((o.status as JsonObject | undefined) ?? {}), phase: "Terminating" };
+  },
+  deleteForbidden: (o) =>
+    immortal.has(o.metadata?.name ?? "") ? "this namespace may not be deleted" : undefined,
+  printer: () =>
+    namedPrinter(
+      [{ name: "Status", type: "string", description: "The status of the namespace" }],
+      (o) => [objectAt(o.status).phase ?? ""],
+    ),
+};
