@@ -172,7 +172,11 @@ describe("impersonation without RBAC", () => {
 describe("the impersonation filter alone", () => {
   const ctx = (headers: Record<string, string[]>): RequestContext =>
     ({
-      req: { headersDistinct: headers } as unknown as RequestContext["req"],
+      // Both views Node's IncomingMessage offers: joined values, and one entry per header line.
+      req: {
+        headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.join(", ")])),
+        headersDistinct: headers,
+      } as unknown as RequestContext["req"],
       res: {} as RequestContext["res"],
       info: { method: "GET", path: "/api/v1/pods", query: new URLSearchParams() },
       user: { name: "admin", groups: ["system:masters", "system:authenticated"] },
