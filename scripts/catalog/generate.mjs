@@ -7,7 +7,11 @@
  *   plural, scope, verbs, subresources) plus short names and categories from discovery-overlay.json
  *   (the OpenAPI document does not carry those);
  * - data/defs/<package>.json: each definition's structural schema without descriptions, `$ref`s
- *   kept by name, the `+default` values merged in;
+ *   kept by name, the `+default` values merged in (also into the types that embed the defaulted
+ *   type inline, which the protobuf schemas reveal), and two facts only controller-gen needs:
+ *   `x-opgen-default-ref` on defaults written as `+default=ref(...)` (controller-gen-overlay.json)
+ *   and `x-opgen-inline-map-type`, the map type an inline-embedded type brings along when
+ *   controller-gen flattens it;
  * - data/descriptions/<package>.json: the descriptions, apart, so code that never prints them
  *   (an operator) never reads them.
  *
@@ -39,6 +43,7 @@ function readJson(path) {
 const swagger = readJson(join(reference, "swagger-1.32.json"));
 const defaults = readJson(join(reference, "defaults-1.32.json"));
 const overlay = readJson(join(here, "discovery-overlay.json"));
+const cgOverlay = readJson(join(here, "controller-gen-overlay.json"));
 
 const REF = "#/definitions/";
 /** The package of a definition: its name without the type, e.g. `io.k8s.api.core.v1`. */
@@ -247,20 +252,85 @@ function structural(node) {
   return out;
 }
 
+/**
+ * Inline embeddings (`LocalObjectReference \`json:",inline"\``): the OpenAPI document flattens
+ * them without a trace, the protobuf schemas keep them as a field of the embedded type whose name
+ * is no JSON property. Returns definition → the definitions it embeds inline.
+ */
+function inlineEmbeddings() {
+  const out = new Map();
+  const protoRoot = join(reference, "proto");
+  const walk = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? walk(join(dir, e.name))
+        : e.name.endsWith(".proto")
+          ? [join(dir, e.name)]
+          : [],
+    );
+  const defPackage = (protoPackage) => protoPackage.replace(/^k8s\.io\./, "io.k8s.");
+  for (const file of walk(protoRoot).sort()) {
+    const text = readFileSync(file, "utf8");
+    const pkg = defPackage(/^package ([\w.]+);/m.exec(text)[1]);
+    for (const [, message, body] of text.matchAll(/^message (\w+) \{([\s\S]*?)^\}/gm)) {
+      const owner = swagger.definitions[`${pkg}.${message}`];
+      if (!owner?.properties) continue;
+      for (const [, type, field] of body.matchAll(/^\s*optional ([\w.]+) (\w+) = \d+;/gm)) {
+        if (field in owner.properties) continue;
+        const dot = type.lastIndexOf(".");
+        const name =
+          dot < 0 ? `${pkg}.${type}` : `${defPackage(type.slice(0, dot))}.${type.slice(dot + 1)}`;
+        const embedded = swagger.definitions[name];
+        if (!embedded?.properties) continue;
+        if (!Object.keys(embedded.properties).every((p) => p in owner.properties)) continue;
+        const ownerName = `${pkg}.${message}`;
+        if (!out.has(ownerName)) out.set(ownerName, []);
+        out.get(ownerName).push(name);
+      }
+    }
+  }
+  return out;
+}
+const embeddings = inlineEmbeddings();
+
+const refDefaults = new Map();
+for (const [key, fields] of Object.entries(cgOverlay.refDefaults)) {
+  const m = /^([a-z0-9.]+)\/(v[a-z0-9]+)\.([A-Za-z0-9]+)$/.exec(key);
+  refDefaults.set(`io.k8s.api.${m[1]}.${m[2]}.${m[3]}`, new Set(fields));
+}
+
+/** The +default values of a definition, with those of the types it embeds inline. */
+function defaultsOf(name) {
+  const own = { ...(defaultsByDefinition.get(name) ?? {}) };
+  const refs = new Set(refDefaults.get(name) ?? []);
+  for (const inner of embeddings.get(name) ?? []) {
+    const inherited = defaultsOf(inner);
+    for (const [field, value] of Object.entries(inherited.values))
+      if (!(field in own)) own[field] = value;
+    for (const field of inherited.refs) refs.add(field);
+  }
+  return { values: own, refs };
+}
+
 const defsByPackage = new Map();
 const descByPackage = new Map();
 for (const name of Object.keys(swagger.definitions).sort()) {
   const def = swagger.definitions[name];
   const pkg = packageOf(name);
   const s = structural(def);
-  const fieldDefaults = defaultsByDefinition.get(name);
-  if (fieldDefaults) {
-    for (const [field, value] of Object.entries(fieldDefaults)) {
-      if (!s.properties?.[field]) {
-        console.error(`catalog: default for ${name}.${field}, which has no such property`);
-        process.exit(2);
-      }
-      s.properties[field].default = value;
+  const fieldDefaults = defaultsOf(name);
+  for (const [field, value] of Object.entries(fieldDefaults.values)) {
+    if (!s.properties?.[field]) {
+      console.error(`catalog: default for ${name}.${field}, which has no such property`);
+      process.exit(2);
+    }
+    s.properties[field].default = value;
+    if (fieldDefaults.refs.has(field)) s.properties[field]["x-opgen-default-ref"] = true;
+  }
+  if (!s["x-kubernetes-map-type"]) {
+    for (const inner of embeddings.get(name) ?? []) {
+      const mapType = swagger.definitions[inner]["x-kubernetes-map-type"];
+      if (mapType) s["x-opgen-inline-map-type"] = mapType;
     }
   }
   if (!defsByPackage.has(pkg)) defsByPackage.set(pkg, {});

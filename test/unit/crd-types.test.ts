@@ -250,4 +250,85 @@ export interface Thing {
       additionalProperties: { type: "string" },
     });
   });
+
+  it("gives embedded Kubernetes types the 1.32 catalog's list keys, map types, defaults and formats", async () => {
+    const s = await schemaOf({
+      "t.types.ts": `${RUNTIME}import type { ConditionStatus, JSONValue, RawExtension } from "@opgen/runtime";
+import type { V1Condition, V1EnvFromSource, V1ObjectReference, V1ServicePort, V1Toleration } from "@kubernetes/client-node";
+export interface Spec {
+  ports?: V1ServicePort[];
+  envFrom?: V1EnvFromSource[];
+  owner?: V1ObjectReference;
+  tolerations?: V1Toleration[];
+  raw?: RawExtension;
+  value?: JSONValue;
+}
+export interface Status {
+  conditions?: V1Condition[];
+  phase?: ConditionStatus;
+}
+/** @resource */
+export interface Thing {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: Spec;
+  status?: Status;
+}
+`,
+    });
+    const p = s.properties!.spec!.properties!;
+    const port = p.ports!.items!;
+    expect(port.required).toEqual(["port"]);
+    expect(port.properties!.protocol).toMatchObject({ type: "string", default: "TCP" });
+    expect(port.properties!.targetPort).toMatchObject({ "x-kubernetes-int-or-string": true });
+    // An inline-embedded LocalObjectReference brings its atomic map type and name default.
+    const configMapRef = p.envFrom!.items!.properties!.configMapRef!;
+    expect(configMapRef["x-kubernetes-map-type"]).toBe("atomic");
+    expect(configMapRef.properties!.name!.default).toBe("");
+    expect(p.owner!["x-kubernetes-map-type"]).toBe("atomic");
+    expect(p.tolerations!.items!.properties!.tolerationSeconds).toMatchObject({
+      type: "integer",
+      format: "int64",
+    });
+    expect(p.raw).toMatchObject({ type: "object", "x-kubernetes-preserve-unknown-fields": true });
+    expect(p.value).toMatchObject({ "x-kubernetes-preserve-unknown-fields": true });
+    const status = s.properties!.status!.properties!;
+    const condition = status.conditions!.items!;
+    expect(condition.required).toEqual([
+      "lastTransitionTime",
+      "message",
+      "reason",
+      "status",
+      "type",
+    ]);
+    expect(condition.properties!.status!.enum).toEqual(["True", "False", "Unknown"]);
+    expect(condition.properties!.type!.maxLength).toBe(316);
+    // @opgen/runtime's ConditionStatus is a plain string, as metav1.ConditionStatus is.
+    expect(status.phase).toEqual({ type: "string" });
+  });
+
+  it("refuses a client-node type that Kubernetes 1.32 does not have", async () => {
+    const dir = join(root, `p${n++}`);
+    mkdirSync(join(dir, "src/api/v1"), { recursive: true });
+    writeFileSync(
+      join(dir, "src/api/v1/groupversion.ts"),
+      '/** @groupName demo.example.com */\nexport const GroupVersion = { version: "v1" } as const;\n',
+    );
+    writeFileSync(
+      join(dir, "src/api/v1/t.types.ts"),
+      `import type { V1PodCertificateProjection } from "@kubernetes/client-node";
+/** @resource */
+export interface Thing {
+  apiVersion?: string;
+  kind?: string;
+  spec?: { projection?: V1PodCertificateProjection };
+}
+`,
+    );
+    const r = await generateCrds({ projectDir: dir });
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+      'src/api/v1/t.types.ts:6:25: field "spec.projection": V1PodCertificateProjection from @kubernetes/client-node is not a type of the Kubernetes 1.32 API opgen generates schemas from; use a 1.32 type or declare the fields yourself',
+    ]);
+  });
 });

@@ -5,6 +5,7 @@ import {
   builtinResources,
   definition,
   definitionName,
+  definitionOfModel,
   description,
   expandSchema,
   findResource,
@@ -154,6 +155,51 @@ describe("catalog definitions", () => {
     const described = expandSchema("io.k8s.api.core.v1.PodSpec", { descriptions: true });
     expect(described.properties!.containers!.description).toMatch(/List of containers/);
     expect(() => expandSchema("io.k8s.api.core.v1.Nope")).toThrow(/no definition/);
+  });
+});
+
+describe("client-node models and controller-gen's view", () => {
+  it("maps client-node model names to definitions, group-prefixed where two groups share a name", () => {
+    expect(definitionOfModel("V1PodTemplateSpec")).toBe("io.k8s.api.core.v1.PodTemplateSpec");
+    expect(definitionOfModel("V1JobTemplateSpec")).toBe("io.k8s.api.batch.v1.JobTemplateSpec");
+    expect(definitionOfModel("V1Condition")).toBe("io.k8s.apimachinery.pkg.apis.meta.v1.Condition");
+    expect(definitionOfModel("V2HorizontalPodAutoscalerSpec")).toBe(
+      "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec",
+    );
+    expect(definitionOfModel("CoreV1Event")).toBe("io.k8s.api.core.v1.Event");
+    expect(definitionOfModel("EventsV1Event")).toBe("io.k8s.api.events.v1.Event");
+    expect(definitionOfModel("RbacV1Subject")).toBe("io.k8s.api.rbac.v1.Subject");
+    // Two groups have a v1 Event: client-node never names either without its group.
+    expect(definitionOfModel("V1Event")).toBeUndefined();
+    // Newer than 1.32, or not a model name at all.
+    expect(definitionOfModel("V1PodCertificateProjection")).toBeUndefined();
+    expect(definitionOfModel("KubeConfig")).toBeUndefined();
+  });
+
+  it("carries an inline-embedded type's defaults, and for controller-gen its map type", () => {
+    const envSource = expandSchema("io.k8s.api.core.v1.ConfigMapEnvSource");
+    expect(envSource.properties!.name!.default).toBe("");
+    expect(envSource["x-kubernetes-map-type"]).toBeUndefined();
+    const cg = expandSchema("io.k8s.api.core.v1.ConfigMapEnvSource", { controllerGen: true });
+    expect(cg["x-kubernetes-map-type"]).toBe("atomic");
+  });
+
+  it("drops +default=ref(...) values only for controller-gen, which skips them", () => {
+    const disk = expandSchema("io.k8s.api.core.v1.AzureDiskVolumeSource");
+    expect(disk.properties!.cachingMode!.default).toBe("ReadWrite");
+    expect(disk.properties!.fsType!.default).toBe("ext4");
+    const cg = expandSchema("io.k8s.api.core.v1.AzureDiskVolumeSource", { controllerGen: true });
+    expect(cg.properties!.cachingMode!.default).toBeUndefined();
+    expect(cg.properties!.kind!.default).toBeUndefined();
+    expect(cg.properties!.fsType!.default).toBe("ext4");
+  });
+
+  it("writes replaced definitions as given, one copy per use", () => {
+    const replace = { "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": { type: "object" } };
+    const pod = expandSchema("io.k8s.api.core.v1.PodTemplateSpec", { replace });
+    expect(pod.properties!.metadata).toEqual({ type: "object" });
+    pod.properties!.metadata!.type = "string";
+    expect(replace["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].type).toBe("object");
   });
 });
 

@@ -40,12 +40,14 @@ export type {
   IntOrString,
   int32,
   int64,
+  JSONValue,
   KubeObject,
   MicroTime,
   NamespacedName,
   ObjectMeta,
   PartialObjectMetadata,
   Quantity,
+  RawExtension,
   Time,
 } from "./api/types.js";
 export { Builder, type OwnsOptions, type WatchOptions } from "./builder/builder.js";

@@ -55,8 +55,8 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
 
   let coreTypes = options.coreTypes;
   if (!coreTypes) {
-    const { clientNodeTypes } = await import("./core-types.js");
-    coreTypes = clientNodeTypes(sources);
+    const { catalogTypes } = await import("./core-types.js");
+    coreTypes = catalogTypes();
   }
 
   const walker: SchemaWalker = new SchemaWalker(sources, {

@@ -89,7 +89,8 @@ export const RUNTIME_TYPES: Readonly<Record<string, JSONSchemaProps>> = {
     "x-kubernetes-int-or-string": true,
   },
   ObjectMeta: { type: "object" },
-  ConditionStatus: { type: "string", enum: ["True", "False", "Unknown"] },
+  // A plain string, as controller-gen writes metav1.ConditionStatus (the enum is Condition's own).
+  ConditionStatus: { type: "string" },
   Condition: CONDITION,
   RawExtension: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
   JSONValue: { "x-kubernetes-preserve-unknown-fields": true },

@@ -5,7 +5,7 @@
  * descriptions. The folder sits beside `src/` and `dist/`, so the same relative URL works from
  * both.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 const DATA = new URL("../../data/", import.meta.url);
 const cache = new Map<string, unknown>();
@@ -22,4 +22,11 @@ export function readData<T>(path: string): T | undefined {
   }
   cache.set(path, value);
   return value;
+}
+
+/** The names of the files in a folder of the data folder (sorted), read once. */
+export function listData(folder: string): readonly string[] {
+  const key = `${folder}/`;
+  if (!cache.has(key)) cache.set(key, readdirSync(new URL(key, DATA)).sort());
+  return cache.get(key) as string[];
 }

@@ -28,6 +28,10 @@ export interface DefinitionNode {
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   "x-kubernetes-embedded-resource"?: boolean;
+  /** The default was written `+default=ref(Const)` (controller-gen writes none for it). */
+  "x-opgen-default-ref"?: boolean;
+  /** The map type a type embedded inline brings when controller-gen flattens it. */
+  "x-opgen-inline-map-type"?: "atomic" | "granular";
 }
 
 /** A top-level definition: a node, plus the kinds it serves as and its unions. */

@@ -49,6 +49,17 @@ const CARRIED = [
 export interface ExpandOptions {
   /** Carry the Kubernetes descriptions (as the OpenAPI document words them). Default false. */
   descriptions?: boolean;
+  /**
+   * Definitions written as the given schema instead of expanded (e.g. an embedded ObjectMeta as
+   * `type: object`, as controller-gen writes it). Each use gets its own copy.
+   */
+  replace?: Readonly<Record<string, JSONSchemaProps>>;
+  /**
+   * Write what controller-gen writes for the Go types rather than what the API server knows:
+   * no default from a `+default=ref(...)` marker, and the map type of a type embedded inline
+   * (LocalObjectReference's `atomic`) on the type that embeds it.
+   */
+  controllerGen?: boolean;
 }
 
 /** The inline structural schema of a definition; throws for a name the catalog lacks. */
@@ -57,6 +68,8 @@ export function expandSchema(name: string, opts: ExpandOptions = {}): JSONSchema
 }
 
 function expandRef(name: string, stack: string[], opts: ExpandOptions): JSONSchemaProps {
+  const replaced = opts.replace?.[name];
+  if (replaced) return structuredClone(replaced);
   const known = KNOWN[name];
   if (known) return known();
   // A type that contains itself cannot be inlined; kube's own schemas do the same.
@@ -83,6 +96,12 @@ function expandNode(
   for (const key of CARRIED) {
     const value = node[key];
     if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  }
+  if (opts.controllerGen) {
+    if (node["x-opgen-default-ref"]) delete out.default;
+    const inlineMapType = node["x-opgen-inline-map-type"];
+    if (inlineMapType && !out["x-kubernetes-map-type"])
+      out["x-kubernetes-map-type"] = inlineMapType;
   }
   if (node.required && node.required.length > 0) out.required = [...node.required];
   if (node.items) out.items = expandNode(node.items, stack, opts);

@@ -12,6 +12,7 @@ export {
   type TypeDefinition,
 } from "./definitions.js";
 export { type ExpandOptions, expandSchema } from "./expand.js";
+export { definitionOfModel, definitionPackages } from "./models.js";
 export {
   builtinResources,
   findResource,

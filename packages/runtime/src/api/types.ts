@@ -19,10 +19,29 @@ export type Duration = string;
 export type Quantity = string | number;
 /** intstr.IntOrString: an integer or a string such as "25%" (`x-kubernetes-int-or-string`). */
 export type IntOrString = string | number;
+/**
+ * apiextensions.JSON: any JSON value, kept as written (`x-kubernetes-preserve-unknown-fields`),
+ * for a field whose shape the API leaves open.
+ */
+export type JSONValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JSONValue[]
+  | { [key: string]: JSONValue };
+/**
+ * runtime.RawExtension: an embedded object of any kind, e.g. a template the operator creates
+ * (`type: object` with unknown fields preserved).
+ */
+export type RawExtension = { [key: string]: JSONValue };
 /** metav1.ObjectMeta, as the client-node model types it. */
 export type ObjectMeta = V1ObjectMeta;
 
-/** The status of a condition: metav1.ConditionStatus. */
+/**
+ * The status of a condition: metav1.ConditionStatus. Its schema is a plain string, as
+ * controller-gen writes metav1.ConditionStatus; only Condition's own `status` has the enum.
+ */
 export type ConditionStatus = "True" | "False" | "Unknown";
 
 /** metav1.Condition: one aspect of an object's current state. */
