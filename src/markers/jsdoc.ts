@@ -2,6 +2,8 @@
  * Splits one `/** ... *\/` comment into its description and its tags, keeping the position of each
  * tag so marker errors point at the right line and column.
  *
+ * A `*\/` in the comment stands for the star-slash that would otherwise end it.
+ *
  * A tag starts on a line whose text (after the leading `*`) begins with `@name`; it runs to the end
  * of that line, and continues on following lines that do not start a new tag (joined with one
  * space), so a long CEL rule may wrap. Everything before the first tag is the description,
@@ -137,7 +139,9 @@ function commentLines(source: string, start: number, end: number): CommentLine[]
       from++;
       if (source[from] === " ") from++;
     }
-    out.push({ text: source.slice(from, to).replace(/\s+$/, ""), offset: from });
+    // `*\/` is how a comment spells `*/` without ending (a pattern such as `^a*\/b$`).
+    const text = source.slice(from, to).replace(/\s+$/, "").replaceAll("*\\/", "*/");
+    out.push({ text, offset: from });
     pos = eol + 1;
   }
   return out;

@@ -12,7 +12,8 @@
  * Grammar (DESIGN.md §3): `@name` or `@family Sub`, then either one anonymous value (`Minimum=1`,
  * `@listType map`, `@default {}`) or `key=value` arguments separated by commas or spaces. Values
  * are bare words, numbers, booleans, quoted strings (`"..."` with backslash escapes, `'...'`, or
- * backticks taken verbatim, for regular expressions) or lists joined with `;`. Controller-gen
+ * backticks taken verbatim, for regular expressions), lists joined with `;` or written `{a,b}`,
+ * and maps `{key: value, k2: {nested: 1}}`, as controller-gen reads them. Controller-gen
  * spellings are accepted too: `@kubebuilder:validation:Minimum=1`, `@kubebuilder:printcolumn:name=...`.
  */
 import { parse as parseYaml } from "yaml";
@@ -371,6 +372,14 @@ function tokenize(text: string, fail: (offset: number, message: string) => void)
           return tokens;
         }
         i = close + 1;
+      } else if (q === "{") {
+        // controller-gen's `{a,b}` lists and `{k: v}` maps hold commas and spaces.
+        const close = closingBrace(text, i);
+        if (close < 0) {
+          fail(i, "unterminated { (a list is {a,b}, a map {key: value})");
+          return tokens;
+        }
+        i = close + 1;
       } else {
         i++;
       }
@@ -391,6 +400,56 @@ function closingQuote(text: string, open: number): number {
     if (text[i] === q) return i;
   }
   return -1;
+}
+
+/** Index of the `}` closing the `{` at `open` (nesting and quotes respected), or -1. */
+function closingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'" || c === "`") {
+      const close = closingQuote(text, i);
+      if (close < 0) return -1;
+      i = close;
+    } else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Splits on `sep` outside quotes and braces. */
+function splitTop(raw: string, sep: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '"' || c === "'" || c === "`") {
+      const close = closingQuote(raw, i);
+      if (close > 0) i = close;
+    } else if (c === "{") {
+      const close = closingBrace(raw, i);
+      if (close > 0) i = close;
+    } else if (c === sep) {
+      parts.push(raw.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(raw.slice(start));
+  return parts.map((p) => p.trim());
+}
+
+/** The elements of a `{a,b}` list, or undefined when `raw` is not one braced group. */
+function bracedElements(raw: string): string[] | undefined {
+  if (!raw.startsWith("{") || closingBrace(raw, 0) !== raw.length - 1) return undefined;
+  const inner = raw.slice(1, -1).trim();
+  return inner === "" ? [] : splitTop(inner, ",");
+}
+
+/** Whether a braced group is a map: `{}` or a first element `key: value` (controller-gen's guess). */
+function isBracedMap(elements: readonly string[]): boolean {
+  if (elements.length === 0) return true;
+  const first = elements[0]!;
+  return /^("[^"]*"|'[^']*'|[A-Za-z0-9_./-]+)\s*:/.test(first);
 }
 
 /** The unquoted value if `raw` is exactly one quoted string, else undefined. */
@@ -436,10 +495,32 @@ function splitList(raw: string): string[] {
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Controller-gen's guess for untyped list elements: quoted -> string, numbers, booleans, else string. */
+/**
+ * Controller-gen's guess for untyped values (`guessType`): quoted -> string, `{...}` -> a map if
+ * its first element is `key: value` (or it is `{}`), else a list; numbers, booleans, else string.
+ */
 function guess(raw: string): MarkerValue {
   const q = unquote(raw);
   if (q !== undefined) return q;
+  const elements = bracedElements(raw);
+  if (elements) {
+    if (!isBracedMap(elements)) return elements.map(guess);
+    const map: { [key: string]: MarkerValue } = {};
+    for (const e of elements) {
+      const colon = splitTop(e, ":");
+      const key = unquote(colon[0]!) ?? colon[0]!;
+      map[key] = guess(colon.slice(1).join(":").trim());
+    }
+    return map;
+  }
+  // opgen also reads YAML flow sequences (`[x, y]`) where controller-gen would take a string.
+  if (raw.startsWith("[")) {
+    try {
+      return parseYaml(raw, { schema: "core", strict: true }) as MarkerValue;
+    } catch {
+      return raw;
+    }
+  }
   if (NUMBER.test(raw)) return Number(raw);
   if (raw === "true" || raw === "false") return raw === "true";
   return raw;
@@ -466,6 +547,15 @@ function describeType(spec: ArgSpec): string {
 
 function convert(spec: ArgSpec, raw: string, whole: boolean): MarkerValue | { problem: string } {
   const expected = () => ({ problem: `expected ${describeType(spec)}, got "${raw}"` });
+  if (
+    (spec.type === "list" || spec.type === "any") &&
+    raw.startsWith("{") &&
+    closingBrace(raw, 0) !== raw.length - 1
+  ) {
+    return {
+      problem: `unbalanced braces in "${raw}" (a list is {a,b}, a map {key: value}; quote a string that holds braces)`,
+    };
+  }
   switch (spec.type) {
     case "string":
     case "text": {
@@ -480,7 +570,7 @@ function convert(spec: ArgSpec, raw: string, whole: boolean): MarkerValue | { pr
     case "bool":
       return raw === "true" ? true : raw === "false" ? false : expected();
     case "list": {
-      const parts = raw === "" ? [] : splitList(raw);
+      const parts = bracedElements(raw) ?? (raw === "" ? [] : splitList(raw));
       if (parts.some((p) => p === "")) return { problem: `empty element in list "${raw}"` };
       const values = parts.map((p) => (spec.items === "any" ? guess(p) : (unquote(p) ?? p)));
       if (spec.oneOf) {
@@ -490,7 +580,7 @@ function convert(spec: ArgSpec, raw: string, whole: boolean): MarkerValue | { pr
       return values;
     }
     case "any": {
-      if (!whole) return guess(raw);
+      if (!whole || raw.startsWith("{")) return guess(raw);
       try {
         return parseYaml(raw, { schema: "core", strict: true }) as MarkerValue;
       } catch (e) {

@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import type { ts as TsNamespace } from "ts-morph";
 import { type JSDocParts, LineMap, parseJSDoc } from "../markers/jsdoc.js";
 import { requireWithCodeCache } from "./compile-cache.js";
+import type { Diagnostic } from "./diagnostics.js";
 import { listSourceFiles } from "./project-files.js";
 
 export type TS = typeof TsNamespace;
@@ -166,8 +167,58 @@ export class ProjectSources {
     return result ?? undefined;
   }
 
+  /**
+   * The file's first syntax error, if any (later ones are mostly its echoes), as one diagnostic.
+   * A `*\/` written inside a JSDoc comment ends the comment and turns the rest into code: that is
+   * named as such, with the escape to use, instead of TypeScript's message about the code.
+   */
+  syntaxErrors(path: string): Diagnostic[] {
+    const file = this.file(resolve(this.projectDir, path));
+    if (!file) return [];
+    const parsed = (file.sf as unknown as { parseDiagnostics?: readonly TsNamespace.Diagnostic[] })
+      .parseDiagnostics;
+    const first = parsed?.[0];
+    if (!first) return [];
+    const at = first.start ?? 0;
+    const early = earlyCommentEnd(file.text, at);
+    if (early !== undefined) {
+      return [
+        {
+          severity: "error",
+          ...file.lines.position(early),
+          message:
+            "`*/` ends this JSDoc comment early and the rest of the line is read as code; inside a marker value or description write `*\\/` (opgen reads it as `*/`)",
+        },
+      ];
+    }
+    const text = this.ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\.$/, "");
+    return [
+      {
+        severity: "error",
+        ...file.lines.position(at),
+        message: `syntax error: ${text}; fix the TypeScript source, nothing is generated from a file that does not parse`,
+      },
+    ];
+  }
+
   /** 1-based position of a node's first token. */
   position(file: SourceFileInfo, node: Node): { file: string; line: number; column: number } {
     return file.lines.position(node.getStart(file.sf));
   }
+}
+
+/**
+ * Where a JSDoc comment was closed by a `*\/` with more text after it on the same line, just
+ * before the syntax error at `errorAt` (a marker value such as a pattern holding `*\/`).
+ */
+function earlyCommentEnd(text: string, errorAt: number): number | undefined {
+  const close = text.lastIndexOf("*/", errorAt);
+  if (close < 0) return undefined;
+  const open = text.lastIndexOf("/*", close - 1);
+  if (open < 0 || text[open + 2] !== "*") return undefined;
+  const eol = text.indexOf("\n", close);
+  const rest = text.slice(close + 2, eol < 0 ? text.length : eol);
+  if (!rest.trim()) return undefined;
+  const linesBetween = text.slice(close, errorAt).split("\n").length - 1;
+  return linesBetween <= 1 ? close : undefined;
 }

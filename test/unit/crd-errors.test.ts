@@ -34,6 +34,53 @@ const kind = (specMembers: string, before = "") =>
 
 const F = "src/api/v1/thing.types.ts";
 
+describe("sources that do not parse", () => {
+  it("a syntax error is one error at its position, and the kind is not generated", async () => {
+    const dir = join(root, `p${n++}`);
+    mkdirSync(join(dir, "src/api/v1"), { recursive: true });
+    writeFileSync(join(dir, "src/api/v1/groupversion.ts"), GV);
+    // The missing `;`/`}` would otherwise drop the fields after it.
+    writeFileSync(
+      join(dir, "src/api/v1/thing.types.ts"),
+      kind("  size: int32 = ;\n  name?: string;"),
+    );
+    const r = await generateCrds({ projectDir: dir });
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+      `${F}:4:17: syntax error: Expression expected; fix the TypeScript source, nothing is generated from a file that does not parse`,
+    ]);
+    expect(r.files).toEqual([]);
+  });
+
+  it("a `*/` inside a marker value is named, with the escape to use", async () => {
+    expect(await diagnose(kind("  /** @validation Pattern=`^a*/b$` */\n  path?: string;"))).toEqual(
+      [
+        `${F}:4:30: \`*/\` ends this JSDoc comment early and the rest of the line is read as code; inside a marker value or description write \`*\\/\` (opgen reads it as \`*/\`)`,
+      ],
+    );
+  });
+
+  it("`*\\/` in a marker value is read as `*/`", async () => {
+    const dir = join(root, `p${n++}`);
+    mkdirSync(join(dir, "src/api/v1"), { recursive: true });
+    writeFileSync(join(dir, "src/api/v1/groupversion.ts"), GV);
+    writeFileSync(
+      join(dir, "src/api/v1/thing.types.ts"),
+      kind(
+        "  /**\n   * Paths like a*\\/b.\n   * @validation Pattern=`^a*\\/b$`\n   */\n  path?: string;",
+      ),
+    );
+    const r = await generateCrds({ projectDir: dir });
+    expect(r.diagnostics).toEqual([]);
+    const spec = (r.crds[0]!.object as Record<string, any>).spec.versions[0].schema.openAPIV3Schema
+      .properties.spec;
+    expect(spec.properties.path).toEqual({
+      description: "Paths like a*/b.",
+      pattern: "^a*/b$",
+      type: "string",
+    });
+  });
+});
+
 describe("marker errors", () => {
   it("unknown marker, with a suggestion", async () => {
     expect(await diagnose(kind("  /** @validaton Minimum=1 */\n  size: int32;"))).toEqual([

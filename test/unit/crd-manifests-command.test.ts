@@ -104,6 +104,27 @@ describe("opgen manifests", () => {
     expect(existsSync(join(dir, CRD))).toBe(false);
   });
 
+  it("refuses sources that do not parse, API or controller, each error once, and writes nothing", async () => {
+    const types = join(dir, "src/api/v1beta1/job.types.ts");
+    writeFileSync(types, readFileSync(types, "utf8").replace("count: int32;", "count: int32 = ;"));
+    mkdirSync(join(dir, "src/controllers"), { recursive: true });
+    writeFileSync(
+      join(dir, "src/controllers/job.controller.ts"),
+      "/** @rbac groups=apps,resources=deployments,verbs=get */\nexport class R {\n  run( {\n}\n",
+    );
+    await expect(runManifests({ projectDir: dir }, io)).rejects.toThrow(
+      /2 errors; nothing was written/,
+    );
+    const lines = err.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^src\/api\/v1beta1\/job.types.ts:\d+:\d+: syntax error: Expression expected; fix the TypeScript source/,
+    );
+    expect(lines[1]).toMatch(/^src\/controllers\/job.controller.ts:\d+:\d+: syntax error: /);
+    expect(existsSync(join(dir, CRD))).toBe(false);
+    expect(existsSync(join(dir, "config/rbac/role.yaml"))).toBe(false);
+  });
+
   it("fails on warnings only with --strict", async () => {
     const types = join(dir, "src/api/v1beta1/job.types.ts");
     writeFileSync(

@@ -136,6 +136,30 @@ describe("field markers", () => {
     matches(spec.properties.f, fragment);
   });
 
+  it("writes boolean validations only when true, and reads {a,b} enums, as controller-gen", async () => {
+    const { spec } = await generate(
+      withField(
+        [
+          "  /** @validation Maximum=5\n   * @validation ExclusiveMaximum=false */",
+          "  a?: int32;",
+          "  /** @validation ExclusiveMinimum=false */",
+          "  b?: int32;",
+          "  /** @validation UniqueItems=false */",
+          "  c?: string[];",
+          "  /** @validation Enum={x,y} */",
+          "  d?: string;",
+          "  /** @kubebuilder:validation:Enum={1,2} */",
+          "  e?: int32;",
+        ].join("\n"),
+      ),
+    );
+    expect(spec.properties.a).toEqual({ format: "int32", maximum: 5, type: "integer" });
+    expect(spec.properties.b).toEqual({ format: "int32", type: "integer" });
+    expect(spec.properties.c).toEqual({ items: { type: "string" }, type: "array" });
+    expect(spec.properties.d).toEqual({ enum: ["x", "y"], type: "string" });
+    expect(spec.properties.e).toEqual({ enum: [1, 2], format: "int32", type: "integer" });
+  });
+
   it("@optional and @required override `?`; @optional on GroupVersion makes fields optional", async () => {
     const { spec } = await generate(
       withField(

@@ -196,3 +196,46 @@ describe("parseMarkers errors (file:line:col: message)", () => {
     ]);
   });
 });
+
+describe("controller-gen's argument grammar", () => {
+  const args = (src: string, target: MarkerTarget = "field") => {
+    const r = parse(src, target);
+    expect(messages(r)).toEqual([]);
+    return r.markers.map((m) => m.args);
+  };
+
+  it("reads {a,b} lists as a;b lists, in anonymous and named arguments", () => {
+    expect(args("/** @validation Enum={a,b,c} */")).toEqual([{ "": ["a", "b", "c"] }]);
+    expect(args("/** @validation Enum=a;b;c */")).toEqual([{ "": ["a", "b", "c"] }]);
+    expect(args('/** @validation Enum={"x y",2,true} */')).toEqual([{ "": ["x y", 2, true] }]);
+    expect(
+      args(
+        "/** @rbac groups=apps,resources={deployments,deployments/status},verbs={get,list} */",
+        "controller",
+      ),
+    ).toEqual([
+      {
+        groups: ["apps"],
+        resources: ["deployments", "deployments/status"],
+        verbs: ["get", "list"],
+      },
+    ]);
+  });
+
+  it("guesses default values as controller-gen does: lists, maps, nested maps", () => {
+    expect(args("/** @default {a,b} */")).toEqual([{ "": ["a", "b"] }]);
+    expect(args("/** @default {} */")).toEqual([{ "": {} }]);
+    expect(args('/** @default {nested: {foo: "baz", bar: true}} */')).toEqual([
+      { "": { nested: { foo: "baz", bar: true } } },
+    ]);
+    expect(args("/** @kubebuilder:default={x: 1, y: {2,3}} */")).toEqual([
+      { "": { x: 1, y: [2, 3] } },
+    ]);
+  });
+
+  it("reports an unterminated brace at its position", () => {
+    const r = parse("/** @validation Enum={a,b */");
+    expect(r.markers).toEqual([]);
+    expect(messages(r).length).toBe(1);
+  });
+});

@@ -96,6 +96,12 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
   const files = sources.listFiles(options.paths?.length ? options.paths : DEFAULT_API_PATHS);
   const roots: { decl: ts.InterfaceDeclaration | ts.ClassDeclaration; file: SourceFileInfo }[] = [];
   for (const path of files) {
+    // A file that does not parse would lose whatever follows the error: refuse it outright.
+    const syntax = sources.syntaxErrors(path);
+    if (syntax.length > 0) {
+      diagnostics.push(...syntax);
+      continue;
+    }
     const file = sources.file(path)!;
     const isRoot = (decl: Declaration) =>
       (t.isInterfaceDeclaration(decl) || t.isClassDeclaration(decl)) &&

@@ -38,7 +38,9 @@ function exclusive(label: string, key: "exclusiveMaximum" | "exclusiveMinimum"):
     if (schema.type !== "integer" && schema.type !== "number") {
       return ctx.error(`${label} needs a number, but ${ctx.subject} is ${typeName(schema)}`);
     }
-    schema[key] = v[""] as boolean;
+    // JSONSchemaProps' booleans are omitempty: controller-gen writes them only when true.
+    if (v[""] === true) schema[key] = true;
+    else delete schema[key];
   };
 }
 
@@ -177,7 +179,9 @@ const specs: Spec[] = [
     help: "requires the items of an array to be unique",
     example: "@validation UniqueItems=true",
     apply: arrayish(V("UniqueItems"), (s, v) => {
-      s.uniqueItems = v as boolean;
+      // omitempty in controller-gen's JSONSchemaProps: written only when true.
+      if (v === true) s.uniqueItems = true;
+      else delete s.uniqueItems;
     }),
   },
   {
