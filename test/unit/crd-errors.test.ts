@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateCrds } from "../../src/generators/crd/index.js";
 import { formatDiagnostic } from "../../src/source/diagnostics.js";
@@ -71,13 +72,76 @@ describe("sources that do not parse", () => {
     );
     const r = await generateCrds({ projectDir: dir });
     expect(r.diagnostics).toEqual([]);
-    const spec = (r.crds[0]!.object as Record<string, any>).spec.versions[0].schema.openAPIV3Schema
+    type Crd = {
+      spec: {
+        versions: { schema: { openAPIV3Schema: { properties: { spec: JSONSchemaProps } } } }[];
+      };
+    };
+    const spec = (r.crds[0]!.object as unknown as Crd).spec.versions[0]!.schema.openAPIV3Schema
       .properties.spec;
-    expect(spec.properties.path).toEqual({
+    expect(spec.properties!.path).toEqual({
       description: "Paths like a*/b.",
       pattern: "^a*/b$",
       type: "string",
     });
+  });
+});
+
+describe("values kube-apiserver would refuse", () => {
+  const cases: [string, string, string][] = [
+    [
+      "a lookahead, which Go's RE2 lacks",
+      "  /** @validation Pattern=`^(?=a)b$` */\n  name?: string;",
+      `${F}:4:7: @validation Pattern: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\` (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+    ],
+    [
+      "a backreference",
+      "  /** @validation Pattern=`(a)\\1` */\n  name?: string;",
+      `${F}:4:7: @validation Pattern: error parsing regexp: invalid escape sequence: \`\\1\` (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+    ],
+    [
+      "a negative length",
+      "  /** @validation MaxLength=-1 */\n  name?: string;",
+      `${F}:4:7: @validation MaxLength=-1: must not be negative`,
+    ],
+    [
+      "a minimum above the maximum",
+      "  /**\n   * @validation Minimum=5\n   * @validation Maximum=3\n   */\n  size?: int32;",
+      `${F}:6:6: @validation Minimum=5 is greater than @validation Maximum=3 on field "spec.size"; nothing could be valid`,
+    ],
+    [
+      "MinItems above MaxItems on items' own markers",
+      "  /**\n   * @validation MinItems=3\n   * @validation MaxItems=1\n   */\n  list?: string[];",
+      `${F}:6:6: @validation MinItems=3 is greater than @validation MaxItems=1 on field "spec.list"; nothing could be valid`,
+    ],
+    [
+      "a default of the wrong type",
+      "  /** @default abc */\n  size?: int32;",
+      `${F}:4:7: @default "abc" is not valid for field "spec.size", and kube-apiserver would refuse the CRD: default: Invalid value: "string": default in body must be of type integer: "string"`,
+    ],
+    [
+      "a default outside the enum",
+      "  /**\n   * @validation Enum=a;b\n   * @default c\n   */\n  mode?: string;",
+      `${F}:6:6: @default "c" is not valid for field "spec.mode", and kube-apiserver would refuse the CRD: default: Unsupported value: "c": supported values: "a", "b"`,
+    ],
+    [
+      "a default longer than MaxLength",
+      "  /**\n   * @validation MaxLength=2\n   * @default abc\n   */\n  code?: string;",
+      `${F}:6:6: @default "abc" is not valid for field "spec.code", and kube-apiserver would refuse the CRD: default: Too long: may not be more than 2 bytes`,
+    ],
+  ];
+  it.each(cases)("%s", async (_what, member, message) => {
+    expect(await diagnose(kind(member))).toEqual([message]);
+  });
+
+  it("accepts values kube-apiserver accepts", async () => {
+    expect(
+      await diagnose(
+        kind(
+          "  /**\n   * @validation Pattern=`^[a-z]([-a-z0-9]*[a-z0-9])?$`\n   * @validation MaxLength=63\n   * @default abc\n   */\n  name?: string;\n  /**\n   * @validation Minimum=1\n   * @validation Maximum=1\n   * @default 1\n   */\n  size?: int32;",
+        ),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import type { Diagnostic } from "../../source/diagnostics.js";
 import type { ProjectSources, SourceFileInfo } from "../../source/project-sources.js";
 import { markerRegistry } from "../markers.js";
 import { RUNTIME_TYPES } from "./known-types.js";
+import { valueProblems } from "./value-checks.js";
 import { isExported } from "./walker-util.js";
 
 export type Declaration =
@@ -115,6 +116,7 @@ export class WalkerBase {
           (a.m.def.priority ?? 10) - (b.m.def.priority ?? 10) ||
           a.i - b.i,
       );
+    const before = this.diagnostics.length;
     for (const { m } of ordered) {
       m.def.applyToSchema!(schema, m.args, {
         subject,
@@ -127,6 +129,10 @@ export class WalkerBase {
             message,
           }),
       });
+    }
+    if (this.diagnostics.length > before) return;
+    for (const p of valueProblems(schema, markers, subject)) {
+      this.diagnostics.push({ severity: "error", ...p.marker.pos, message: p.message });
     }
   }
 

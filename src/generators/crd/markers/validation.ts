@@ -5,6 +5,7 @@
  * numeric bounds need `integer`/`number`, string bounds a string (or int-or-string), item bounds an
  * array, property bounds an object.
  */
+import { goRegexpError } from "@opgen/apimachinery/regex";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type {
   ApplyContext,
@@ -147,13 +148,21 @@ const specs: Spec[] = [
       name: "",
       type: "string",
       required: true,
-      help: "an ECMA-262 regular expression; quote it with backticks",
+      help: "a Go (RE2) regular expression, as kube-apiserver compiles it; quote it with backticks",
     },
     help: "regular expression a string must match",
     example: "@validation Pattern=`^[a-z0-9-]+$`",
-    apply: stringish(V("Pattern"), (s, v) => {
-      s.pattern = v as string;
-    }),
+    apply: (schema, v, ctx) => {
+      // kube-apiserver rejects the CRD when Go's regexp cannot compile the pattern.
+      const error = goRegexpError(v[""] as string);
+      if (error)
+        return ctx.error(
+          `${V("Pattern")}: ${error} (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+        );
+      stringish(V("Pattern"), (s, value) => {
+        s.pattern = value as string;
+      })(schema, v, ctx);
+    },
   },
   {
     sub: "MinItems",
