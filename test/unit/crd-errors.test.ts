@@ -145,6 +145,110 @@ describe("values kube-apiserver would refuse", () => {
   });
 });
 
+describe("names kube-apiserver would refuse, and collisions", () => {
+  /** Generates from several files under src/api (paths relative to it) and PROJECT, if given. */
+  async function diagnoseTree(files: Record<string, string>, project?: string): Promise<string[]> {
+    const dir = join(root, `p${n++}`);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, "src/api", path, ".."), { recursive: true });
+      writeFileSync(join(dir, "src/api", path), text);
+    }
+    if (project) writeFileSync(join(dir, "PROJECT"), project);
+    const r = await generateCrds({ projectDir: dir });
+    return r.diagnostics.map(formatDiagnostic);
+  }
+  const root_ = (name: string, resource = "@resource") =>
+    `import type { ObjectMeta } from "@opgen/runtime";\n/** ${resource} */\nexport interface ${name} {\n  apiVersion?: string;\n  kind?: string;\n  metadata?: ObjectMeta;\n}\n`;
+  const gv = (group: string, version = "v1") =>
+    `/** @groupName ${group} */\nexport const GroupVersion = { version: "${version}" } as const;\n`;
+
+  it.each([
+    [
+      "WidgetList",
+      'kind WidgetList: a name ending in "List" is the list kind of Widget in every API group; rename the kind',
+    ],
+    [
+      "Status",
+      "kind Status: Kubernetes registers Status in every API group version; rename the kind",
+    ],
+    [
+      "DeleteOptions",
+      "kind DeleteOptions: Kubernetes registers DeleteOptions in every API group version; rename the kind",
+    ],
+  ])("the reserved kind %s", async (name, message) => {
+    expect(
+      await diagnoseTree({
+        "v1/groupversion.ts": gv("demo.example.com"),
+        "v1/t.types.ts": root_(name),
+      }),
+    ).toEqual([`src/api/v1/t.types.ts:3:18: ${message}`]);
+  });
+
+  it("a version that is not a DNS-1035 label", async () => {
+    expect(
+      await diagnoseTree({
+        "v1/groupversion.ts": gv("demo.example.com", "V1"),
+        "v1/t.types.ts": root_("Widget"),
+      }),
+    ).toEqual([
+      "src/api/v1/t.types.ts:3:18: kind Widget: version \"V1\" (its folder name or GroupVersion) must be a DNS-1035 label such as v1 or v1beta1: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    ]);
+  });
+
+  it("a group without a dot, and one that is not a DNS-1123 subdomain", async () => {
+    expect(
+      await diagnoseTree({ "v1/groupversion.ts": gv("demo"), "v1/t.types.ts": root_("Widget") }),
+    ).toEqual([
+      'src/api/v1/t.types.ts:3:18: kind Widget: group "demo" should be a domain with at least one dot, as kube-apiserver requires (e.g. demo.example.com)',
+    ]);
+    const [message] = await diagnoseTree({
+      "v1/groupversion.ts": gv("Demo.example.com"),
+      "v1/t.types.ts": root_("Widget"),
+    });
+    expect(message).toMatch(
+      /^src\/api\/v1\/t.types.ts:3:18: kind Widget: group "Demo.example.com" must be a DNS-1123 subdomain: a lowercase RFC 1123 subdomain/,
+    );
+  });
+
+  it("a plural or short name that is not a lowercase DNS-1123 label", async () => {
+    const [message] = await diagnoseTree({
+      "v1/groupversion.ts": gv("demo.example.com"),
+      "v1/t.types.ts": root_("Widget", "@resource path=Widgets shortName=w_1"),
+    });
+    expect(message).toMatch(
+      /^src\/api\/v1\/t.types.ts:3:18: kind Widget: plural "Widgets" must be a lowercase DNS-1123 label/,
+    );
+  });
+
+  it("two kinds that would be one CRD", async () => {
+    expect(
+      await diagnoseTree({
+        "v1/groupversion.ts": gv("demo.example.com"),
+        "v1/a.types.ts": root_("Policy"),
+        "v1/b.types.ts": root_("Rule", "@resource path=policies"),
+      }),
+    ).toEqual([
+      "src/api/v1/b.types.ts:3:18: kind Rule: its CRD would be policies.demo.example.com, the CRD of kind Policy (src/api/v1/a.types.ts:3); give one of them another @resource path=",
+    ]);
+  });
+
+  it("a second API group in a single-group project, with the way to make it multi-group", async () => {
+    const project = 'domain: example.com\nprojectName: demo\nversion: "3"\n';
+    const files = {
+      "v1/groupversion.ts": gv("apps.example.com"),
+      "v1/a.types.ts": root_("Widget"),
+      "v1beta1/groupversion.ts": gv("batch.example.com", "v1beta1"),
+      "v1beta1/b.types.ts": root_("Gadget"),
+    };
+    const [message, ...rest] = await diagnoseTree(files, project);
+    expect(rest).toEqual([]);
+    expect(message).toMatch(
+      /^src\/api\/v1beta1\/b.types.ts:3:18: kind Gadget: group batch.example.com is a second API group, but this project is single-group .*multigroup: true/,
+    );
+    expect(await diagnoseTree(files, `${project}multigroup: true\n`)).toEqual([]);
+  });
+});
+
 describe("marker errors", () => {
   it("unknown marker, with a suggestion", async () => {
     expect(await diagnose(kind("  /** @validaton Minimum=1 */\n  size: int32;"))).toEqual([

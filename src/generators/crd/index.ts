@@ -6,6 +6,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import type { ts } from "ts-morph";
+import { readProject } from "../../project/project-file.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import { ProjectSources, type SourceFileInfo } from "../../source/project-sources.js";
 import { toYamlDocuments } from "../../util/yaml.js";
@@ -13,6 +14,7 @@ import { opgenVersion } from "../../version.js";
 import type { GeneratedFile } from "../types.js";
 import { type AssembledCrd, assembleCrds, type KindVersion } from "./assemble.js";
 import { limitDescriptions } from "./descriptions.js";
+import { nameProblems } from "./names-check.js";
 import { SchemaWalker } from "./walker.js";
 import type { CoreTypeProvider, Declaration } from "./walker-base.js";
 
@@ -155,6 +157,7 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
     },
   });
   diagnostics.push(...assembly);
+  diagnostics.push(...nameProblems(versions, crds, projectLayout(options.projectDir)));
 
   if (options.maxDescLen !== undefined) {
     for (const crd of crds) {
@@ -170,6 +173,16 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
     content: toYamlDocuments([crd.object]),
   }));
   return { files: outFiles, diagnostics: sortDiagnostics(diagnostics), crds };
+}
+
+/** Whether the project is multi-group, from its PROJECT file; undefined outside an opgen project. */
+function projectLayout(projectDir: string): { multigroup: boolean } | undefined {
+  try {
+    return { multigroup: readProject(projectDir).multigroup === true };
+  } catch {
+    // No PROJECT file (or one this command does not need to read): no layout to enforce.
+    return undefined;
+  }
 }
 
 function objectLiteral(

@@ -1,0 +1,133 @@
+/**
+ * The names kube-apiserver checks when a CRD is created (`apiextensions` validation) and the
+ * collisions only the generator can see, refused at the kind's declaration: versions that are not
+ * DNS-1035 labels, groups that are not DNS-1123 subdomains with a dot, plurals, singulars and
+ * short names that are not lowercase DNS-1123 labels, kinds the Kubernetes machinery already
+ * registers in every group version (the `*List` kinds, Status, the option kinds, ObjectMeta ...),
+ * two kinds that would be one CRD, and a second API group in a single-group project.
+ */
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from "@opgen/apimachinery/names";
+import type { Diagnostic } from "../../source/diagnostics.js";
+import type { AssembledCrd, KindVersion } from "./assemble.js";
+
+/** Kinds metav1.AddToGroupVersion registers in every group version, and metav1's own types. */
+const RESERVED_KINDS = new Set([
+  "Status",
+  "WatchEvent",
+  "ListOptions",
+  "GetOptions",
+  "DeleteOptions",
+  "CreateOptions",
+  "UpdateOptions",
+  "PatchOptions",
+  "ObjectMeta",
+  "TypeMeta",
+  "ListMeta",
+  "List",
+]);
+
+function error(v: KindVersion, message: string): Diagnostic {
+  return { severity: "error", ...v.pos, message };
+}
+
+/** Checks each declared kind version and the CRDs they assemble into. */
+export function nameProblems(
+  versions: readonly KindVersion[],
+  crds: readonly AssembledCrd[],
+  project: { multigroup: boolean } | undefined,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seenGroups = new Map<string, KindVersion>();
+  for (const v of versions) {
+    if (RESERVED_KINDS.has(v.kind) || (v.kind.endsWith("List") && v.kind !== "List")) {
+      out.push(
+        error(
+          v,
+          v.kind.endsWith("List")
+            ? `kind ${v.kind}: a name ending in "List" is the list kind of ${v.kind.slice(0, -4)} in every API group; rename the kind`
+            : `kind ${v.kind}: Kubernetes registers ${v.kind} in every API group version; rename the kind`,
+        ),
+      );
+    }
+    const kindErrs = isDNS1035Label(v.kind.toLowerCase());
+    if (kindErrs.length)
+      out.push(
+        error(v, `kind ${v.kind}: the lower-cased kind must be a DNS-1035 label: ${kindErrs[0]}`),
+      );
+    const versionErrs = isDNS1035Label(v.version);
+    if (versionErrs.length) {
+      out.push(
+        error(
+          v,
+          `kind ${v.kind}: version "${v.version}" (its folder name or GroupVersion) must be a DNS-1035 label such as v1 or v1beta1: ${versionErrs[0]}`,
+        ),
+      );
+    }
+    if (v.group !== "") {
+      const groupErrs = isDNS1123Subdomain(v.group);
+      if (groupErrs.length) {
+        out.push(
+          error(
+            v,
+            `kind ${v.kind}: group "${v.group}" must be a DNS-1123 subdomain: ${groupErrs[0]}`,
+          ),
+        );
+      } else if (!v.group.includes(".")) {
+        out.push(
+          error(
+            v,
+            `kind ${v.kind}: group "${v.group}" should be a domain with at least one dot, as kube-apiserver requires (e.g. ${v.group}.example.com)`,
+          ),
+        );
+      }
+      if (!seenGroups.has(v.group)) seenGroups.set(v.group, v);
+    }
+  }
+  if (project && !project.multigroup && seenGroups.size > 1) {
+    const [first, ...others] = [...seenGroups.values()];
+    for (const v of others) {
+      out.push(
+        error(
+          v,
+          `kind ${v.kind}: group ${v.group} is a second API group, but this project is single-group (its PROJECT has no multigroup: true; ${first!.kind} is in ${first!.group}); move the kind into ${first!.group}, or make the project multi-group (opgen init --multigroup, or multigroup: true in PROJECT with APIs under src/api/<group>/<version>)`,
+        ),
+      );
+    }
+  }
+  const byName = new Map<string, AssembledCrd>();
+  for (const crd of crds) {
+    const at = versions.find((v) => v.kind === crd.kind && v.group === crd.group)!;
+    const names = (crd.object.spec as { names: Record<string, unknown> }).names;
+    for (const [field, value] of [
+      ["plural", names.plural],
+      ["singular", names.singular],
+      ...(((names.shortNames as string[] | undefined) ?? []).map((s) => ["shortName", s]) as [
+        string,
+        unknown,
+      ][]),
+    ] as [string, unknown][]) {
+      const text = String(value);
+      const errs = isDNS1123Label(text);
+      if (errs.length) {
+        out.push(
+          error(
+            at,
+            `kind ${crd.kind}: ${field} "${text}" must be a lowercase DNS-1123 label (@resource path=, singular=, shortName=): ${errs[0]}`,
+          ),
+        );
+      }
+    }
+    const name = `${crd.plural}.${crd.group}`;
+    const other = byName.get(name);
+    if (other) {
+      const first = versions.find((v) => v.kind === other.kind && v.group === other.group)!;
+      out.push(
+        error(
+          at,
+          `kind ${crd.kind}: its CRD would be ${name}, the CRD of kind ${other.kind} (${first.pos.file}:${first.pos.line}); give one of them another @resource path=`,
+        ),
+      );
+    } else byName.set(name, crd);
+  }
+  return out;
+}
