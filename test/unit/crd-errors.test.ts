@@ -249,6 +249,40 @@ describe("names kube-apiserver would refuse, and collisions", () => {
   });
 });
 
+describe("printer columns kube-apiserver would refuse", () => {
+  const withColumn = (column: string) =>
+    kind("  size?: int32;").replace("/** @resource */", `/**\n * @resource\n * ${column}\n */`);
+  it.each([
+    [
+      'name=Size type=integer jsonPath="spec.size"',
+      '@printcolumn "Size": jsonPath "spec.size" must be a simple JSON path starting with . (e.g. .status.phase)',
+    ],
+    [
+      'name=Size type=integer jsonPath=".spec.items[0"',
+      '@printcolumn "Size": jsonPath ".spec.items[0" does not parse: unclosed [ in .spec.items[0',
+    ],
+    [
+      "name=Size type=integer jsonPath=.spec.size format=integer",
+      '@printcolumn "Size": format "integer" must be one of int32, int64, float, double, byte, date, date-time, password',
+    ],
+    [
+      "name=Size type=integer jsonPath=.spec.size priority=-1",
+      '@printcolumn "Size": priority -1 must not be negative (0 is the standard view, higher only with -o wide)',
+    ],
+  ])("%s", async (column, message) => {
+    expect(await diagnose(withColumn(`@printcolumn ${column}`))).toEqual([`${F}:9:4: ${message}`]);
+  });
+
+  it("an unknown column type is refused by the marker's own grammar", async () => {
+    const [message] = await diagnose(
+      withColumn("@printcolumn name=Size type=int jsonPath=.spec.size"),
+    );
+    expect(message).toMatch(
+      /@printcolumn: argument "type": expected one of integer, number, string, boolean, date, got "int"/,
+    );
+  });
+});
+
 describe("marker errors", () => {
   it("unknown marker, with a suggestion", async () => {
     expect(await diagnose(kind("  /** @validaton Minimum=1 */\n  size: int32;"))).toEqual([

@@ -1,13 +1,13 @@
 // Unit tests of the pure parts: selectors, patches, JSONPath, durations, version order,
 // field sets and the protobuf decoder.
 
+import { evaluateJsonPath } from "@opgen/apimachinery/jsonpath";
 import { applyStrategicMergePatch, catalogNode, schemaNode } from "@opgen/apimachinery/merge";
 import { parseFieldSelector, parseLabelSelector } from "@opgen/apimachinery/selectors";
 import { ApiError } from "@opgen/apimachinery/status";
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../src/api/registry.js";
 import type { ResourceInfo } from "../src/api/types.js";
-import { evaluateJsonPath } from "../src/http/jsonpath.js";
 import { decodeProtobuf } from "../src/http/protobuf.js";
 import { applyJsonPatch } from "../src/patch/jsonpatch.js";
 import { applyMergePatch } from "../src/patch/mergepatch.js";

@@ -15,6 +15,7 @@ import type { GeneratedFile } from "../types.js";
 import { type AssembledCrd, assembleCrds, type KindVersion } from "./assemble.js";
 import { limitDescriptions } from "./descriptions.js";
 import { nameProblems } from "./names-check.js";
+import { printColumnProblems } from "./printcolumn-check.js";
 import { SchemaWalker } from "./walker.js";
 import type { CoreTypeProvider, Declaration } from "./walker-base.js";
 
@@ -158,6 +159,7 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
   });
   diagnostics.push(...assembly);
   diagnostics.push(...nameProblems(versions, crds, projectLayout(options.projectDir)));
+  diagnostics.push(...printColumnProblems(versions));
 
   if (options.maxDescLen !== undefined) {
     for (const crd of crds) {

@@ -90,7 +90,11 @@ export const crdMarkers: MarkerDefinition[] = [
         help: "JSON path of the value, e.g. .status.phase",
       },
       { name: "description", type: "string", help: "column help" },
-      { name: "format", type: "string", help: "OpenAPI format, e.g. int32, date-time, name" },
+      {
+        name: "format",
+        type: "string",
+        help: "OpenAPI format: int32, int64, float, double, byte, date, date-time or password",
+      },
       {
         name: "priority",
         type: "int",

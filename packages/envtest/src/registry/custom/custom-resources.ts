@@ -5,8 +5,8 @@
  * validation come from the CRD's schema in rest/schema-pipeline.ts.
  */
 
+import { evaluateJsonPath } from "@opgen/apimachinery/jsonpath";
 import type { KubeObject, PrinterColumn, ResourceVersionInfo } from "../../api/types.js";
-import { evaluateJsonPath } from "../../http/jsonpath.js";
 import { age, nameColumn } from "../printing.js";
 import type { ResourceStrategy } from "../strategy.js";
 

@@ -1,17 +1,19 @@
 /**
- * The JSONPath subset printer columns use (`.a.b`, `[0]`, `[*]`, `[?(@.k=="v")]`,
- * `['key']`), evaluated with missing keys allowed, as kubectl's and the apiserver's
- * `jsonpath.AllowMissingKeys(true)` do.
+ * `@opgen/apimachinery/jsonpath`: the JSONPath subset printer columns use (`.a.b`, `[0]`,
+ * `[*]`, `[?(@.k=="v")]`, `['key']`), evaluated with missing keys allowed, as kubectl's and the
+ * apiserver's `jsonpath.AllowMissingKeys(true)` do. The generator checks `@printcolumn` paths
+ * with the same parser envtest evaluates them with.
  */
-import { isObject } from "../api/types.js";
+import { isObject } from "../schema/json.js";
 
-type Step =
+export type Step =
   | { t: "field"; name: string }
   | { t: "index"; i: number }
   | { t: "all" }
   | { t: "filter"; path: string[]; op: "==" | "!="; value: string | number | boolean };
 
-function parse(path: string): Step[] {
+/** Parses a path; throws an Error saying what is wrong for one this grammar does not read. */
+export function parseJsonPath(path: string): Step[] {
   let p = path.trim();
   if (p.startsWith("{") && p.endsWith("}")) p = p.slice(1, -1);
   if (p.startsWith("$")) p = p.slice(1);
@@ -69,7 +71,7 @@ function parse(path: string): Step[] {
 /** All values the path selects (empty when missing). */
 export function evaluateJsonPath(obj: unknown, path: string): unknown[] {
   let cur: unknown[] = [obj];
-  for (const s of parse(path)) {
+  for (const s of parseJsonPath(path)) {
     const next: unknown[] = [];
     for (const v of cur) {
       if (s.t === "field") {
