@@ -134,6 +134,23 @@ describe("values kube-apiserver would refuse", () => {
     expect(await diagnose(kind(member))).toEqual([message]);
   });
 
+  it("a CEL rule or message expression that does not compile", async () => {
+    expect(
+      await diagnose(kind('  /** @validation XValidation rule="self <=" */\n  size?: int32;')),
+    ).toEqual([
+      `${F}:4:7: @validation XValidation: rule "self <=" does not compile: Unexpected token: EOF`,
+    ]);
+    expect(
+      await diagnose(
+        kind(
+          '  /** @validation XValidation rule="self > 0" messageExpression="\'got \' + string(self" */\n  size?: int32;',
+        ),
+      ),
+    ).toEqual([
+      `${F}:4:7: @validation XValidation: messageExpression "'got ' + string(self" does not compile: Expected RPAREN, got EOF`,
+    ]);
+  });
+
   it("accepts values kube-apiserver accepts", async () => {
     expect(
       await diagnose(

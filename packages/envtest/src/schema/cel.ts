@@ -8,29 +8,15 @@
  * cannot run (the Kubernetes CEL extension libraries are not all there) is reported as a
  * warning and not enforced.
  */
-import { Environment, Optional } from "@marcbachmann/cel-js";
+import { Optional } from "@marcbachmann/cel-js";
+import { compileCel } from "@opgen/apimachinery/cel";
 import { schemaNode } from "@opgen/apimachinery/merge";
 import type { ValidationRule } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { isObject, type Schema } from "../api/types.js";
 import { itemKey, listShape } from "../rest/managed-fields.js";
 
-const env = new Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true });
-type Program = (ctx: Record<string, unknown>) => unknown;
-const programs = new Map<string, Program | Error>();
-
-function compile(expr: string): Program | Error {
-  let p = programs.get(expr);
-  if (!p) {
-    try {
-      p = env.parse(expr) as unknown as Program;
-    } catch (e) {
-      p = e instanceof Error ? e : new Error(String(e));
-    }
-    programs.set(expr, p);
-  }
-  return p;
-}
+const compile = compileCel;
 
 function childSchema(schema: Schema | undefined, key: string): Schema | undefined {
   if (!schema) return undefined;

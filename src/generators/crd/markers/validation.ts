@@ -5,6 +5,7 @@
  * numeric bounds need `integer`/`number`, string bounds a string (or int-or-string), item bounds an
  * array, property bounds an object.
  */
+import { compileCel } from "@opgen/apimachinery/cel";
 import { goRegexpError } from "@opgen/apimachinery/regex";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type {
@@ -341,7 +342,18 @@ const specs: Spec[] = [
     help: "a CEL validation rule (x-kubernetes-validations); repeatable, source order kept",
     example:
       '@validation XValidation rule="self.minReplicas <= self.maxReplicas" message="min must not exceed max"',
-    apply: (s, v) => {
+    apply: (s, v, ctx) => {
+      // kube-apiserver refuses a CRD whose rule does not compile; say so at the marker.
+      for (const key of ["rule", "messageExpression"]) {
+        const expr = v[key];
+        if (typeof expr !== "string") continue;
+        const compiled = compileCel(expr);
+        if (compiled instanceof Error) {
+          return ctx.error(
+            `${V("XValidation")}: ${key} ${JSON.stringify(expr)} does not compile: ${compiled.message.split("\n")[0]}`,
+          );
+        }
+      }
       const rule: Record<string, MarkerValue> = {};
       for (const key of [
         "fieldPath",
