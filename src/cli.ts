@@ -4,7 +4,7 @@
  * command runs, so `opgen --help` never loads ts-morph, handlebars or @kubernetes/client-node.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { CliError } from "./util/errors.js";
+import { CliError, fileSystemErrorMessage } from "./util/errors.js";
 import { opgenVersion } from "./version.js";
 
 function parseInteger(name: string) {
@@ -169,6 +169,11 @@ function reportError(error: unknown): number {
   }
   const err = error as Error;
   if (process.env.OPGEN_DEBUG) process.stderr.write(`${err?.stack ?? String(error)}\n`);
+  const fsMessage = fileSystemErrorMessage(error);
+  if (fsMessage) {
+    process.stderr.write(`opgen: ${fsMessage}\n`);
+    return 1;
+  }
   process.stderr.write(
     `opgen: internal error: ${err?.message ?? String(error)} (rerun with OPGEN_DEBUG=1 for the stack, and report it)\n`,
   );

@@ -12,9 +12,10 @@ import { DEFAULT_CRD_OUTPUT, generateCrds, sortDiagnostics } from "../generators
 import { generateRbac } from "../generators/rbac/index.js";
 import type { GeneratedFile } from "../generators/types.js";
 import { type Diagnostic, formatDiagnostic } from "../source/diagnostics.js";
+import { badSourcePaths } from "../source/project-files.js";
 import { ProjectSources } from "../source/project-sources.js";
 import { removeFiles, writeFilesAtomically } from "../util/atomic-write.js";
-import { CliError } from "../util/errors.js";
+import { CliError, CliErrors } from "../util/errors.js";
 import { unifiedDiff } from "../util/unified-diff.js";
 
 export interface ManifestsOptions {
@@ -81,6 +82,12 @@ export async function runManifests(
       `nothing to generate in ${projectDir}: no PROJECT file and no ${inputs.join(" or ")} folder; run opgen manifests in an opgen project (or pass --paths)`,
     );
   }
+  // A mistyped --paths must not read as "no kinds" (and, with --prune, delete every CRD).
+  const badPaths = [
+    ...badSourcePaths(projectDir, opts.paths ?? [], "--paths"),
+    ...badSourcePaths(projectDir, opts.rbacPaths ?? [], "--rbac-paths"),
+  ];
+  if (badPaths.length) throw new CliErrors(badPaths.map((p) => `${p}; nothing was written`));
   const sources = await ProjectSources.create(projectDir);
   const crd = await generateCrds({
     projectDir,
@@ -124,6 +131,11 @@ export async function runManifests(
 
   const files = [...crd.files, ...rbac.files];
   const stale = staleCrdFiles(projectDir, outputDir, crd.files);
+  if (opts.prune && !opts.check && crd.files.length === 0 && stale.length > 0) {
+    throw new CliError(
+      `--prune: no @resource kind was found under ${(opts.paths ?? ["src/api"]).join(", ")}, so it would remove every CRD in ${outputDir} (${stale.length}); check --paths, nothing was removed or written`,
+    );
+  }
   if (!crd.files.length)
     io.err(`opgen: no @resource kind found under ${(opts.paths ?? ["src/api"]).join(", ")}\n`);
 

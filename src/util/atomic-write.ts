@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { CliError, fileSystemErrorMessage } from "./errors.js";
 
 export interface FileToWrite {
   /** Path relative to `root`. */
@@ -33,6 +34,9 @@ export function writeFilesAtomically(root: string, files: readonly FileToWrite[]
     for (const { tmp } of staged) rmSync(tmp, { force: true });
     // Remove only the folders this call created, deepest first.
     for (const dir of createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
+    const message = fileSystemErrorMessage(error, root);
+    if (message)
+      throw new CliError(`${message.replace(/\.opgen-tmp-[^:]*/, "")}; nothing was written`);
     throw error;
   }
   for (const { tmp, target } of staged) renameSync(tmp, target);

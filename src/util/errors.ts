@@ -22,3 +22,32 @@ export class CliErrors extends CliError {
     this.messages = messages;
   }
 }
+
+const FS_REASONS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  ENOTDIR: "a part of the path is a file, not a folder",
+  EISDIR: "it is a folder, not a file",
+  ENOENT: "no such file or folder",
+  EEXIST: "it already exists",
+  ELOOP: "too many symbolic links (a link cycle?)",
+  ENAMETOOLONG: "the name is too long",
+  EMFILE: "too many open files",
+};
+
+/**
+ * A file-system failure (a Node error with a `code` and a `path`) as one line naming the path
+ * and the reason, or undefined for any other error: such conditions are the user's machine, not
+ * an internal error.
+ */
+export function fileSystemErrorMessage(error: unknown, cwd = process.cwd()): string | undefined {
+  const e = error as NodeJS.ErrnoException | undefined;
+  if (!e || typeof e.code !== "string" || typeof e.path !== "string") return undefined;
+  const reason = FS_REASONS[e.code] ?? e.code;
+  const path = e.path.startsWith(`${cwd}/`) ? e.path.slice(cwd.length + 1) : e.path;
+  const what = e.syscall ? `${e.syscall.replace(/sync$/i, "")} ` : "";
+  return `cannot ${what}${path}: ${reason}`;
+}

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -73,6 +74,48 @@ describe("opgen manifests", () => {
     await runManifests({ projectDir: dir, prune: true }, io);
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(join(dir, "config/crd/bases/notes.yaml"))).toBe(true);
+  });
+
+  it("refuses --paths that name nothing readable, and --prune when no kind was found", async () => {
+    await runManifests({ projectDir: dir }, io);
+    const crd = readFileSync(join(dir, CRD), "utf8");
+    await expect(
+      runManifests({ projectDir: dir, paths: ["src/apis"], prune: true }, io),
+    ).rejects.toThrow(/^--paths src\/apis: no such file or folder in .*; nothing was written$/);
+    writeFileSync(join(dir, "notes.yaml"), "a: b\n");
+    await expect(runManifests({ projectDir: dir, rbacPaths: ["notes.yaml"] }, io)).rejects.toThrow(
+      "--rbac-paths notes.yaml: not a folder or a TypeScript source; nothing was written",
+    );
+    mkdirSync(join(dir, "src/empty"));
+    await expect(
+      runManifests({ projectDir: dir, paths: ["src/empty"], prune: true }, io),
+    ).rejects.toThrow(
+      "--prune: no @resource kind was found under src/empty, so it would remove every CRD in config/crd/bases (1); check --paths, nothing was removed or written",
+    );
+    expect(readFileSync(join(dir, CRD), "utf8")).toBe(crd);
+  });
+
+  it("follows symlinked API folders, and names a dangling link", async () => {
+    cpSync(join(dir, "src/api"), join(dir, "elsewhere"), { recursive: true });
+    rmSync(join(dir, "src/api"), { recursive: true });
+    symlinkSync("../elsewhere", join(dir, "src/api"));
+    // A cycle (a link back up) ends instead of looping.
+    symlinkSync("..", join(dir, "elsewhere/loop"));
+    await runManifests({ projectDir: dir }, io);
+    expect(existsSync(join(dir, CRD))).toBe(true);
+    symlinkSync("../missing", join(dir, "elsewhere/gone"));
+    await expect(runManifests({ projectDir: dir }, io)).rejects.toThrow(
+      "src/api/gone is a symbolic link to ../missing, which does not exist; fix or remove the link",
+    );
+  });
+
+  it("names the path when the output cannot be written, and writes nothing", async () => {
+    mkdirSync(join(dir, "config"), { recursive: true });
+    writeFileSync(join(dir, "config/crd"), "not a folder\n");
+    await expect(runManifests({ projectDir: dir }, io)).rejects.toThrow(
+      /^cannot mkdir config\/crd\/bases: a part of the path is a file, not a folder; nothing was written$/,
+    );
+    expect(existsSync(join(dir, "config/rbac/role.yaml"))).toBe(false);
   });
 
   it("honours --output-dir, --paths and --max-desc-len", async () => {
