@@ -5,7 +5,13 @@ import { generateRbac } from "../generators/rbac/index.js";
 import { type License, resolveDependencySpecs } from "../generators/scaffold/context.js";
 import { planInit } from "../generators/scaffold/init-plan.js";
 import { CliError } from "../util/errors.js";
-import { projectNameFromDir, validateDomain, validateProjectName } from "../util/naming.js";
+import {
+  projectNameFromDir,
+  validateDependencySpec,
+  validateDomain,
+  validateOwner,
+  validateProjectName,
+} from "../util/naming.js";
 import { npmInstall } from "../util/npm-install.js";
 
 export interface InitFlags {
@@ -26,6 +32,15 @@ export async function runInit(flags: InitFlags, cwd = process.cwd()): Promise<vo
   const projectName = flags.projectName ?? projectNameFromDir(basename(root));
   validateDomain(flags.domain);
   validateProjectName(projectName);
+  if (flags.owner !== undefined) validateOwner(flags.owner);
+  for (const [flag, spec] of [
+    ["--runtime-spec", flags.runtimeSpec],
+    ["--envtest-spec", flags.envtestSpec],
+    ["--opgen-spec", flags.opgenSpec],
+    ["--apimachinery-spec", flags.apimachinerySpec],
+  ] as const) {
+    if (spec !== undefined) validateDependencySpec(flag, spec);
+  }
 
   // Dotfiles (.git, .idea, ...) are fine; anything else means this is not a new project.
   const present = readdirSync(root).filter((name) => !name.startsWith("."));

@@ -99,3 +99,25 @@ export function kebabCase(value: string): string {
 export function projectNameFromDir(dirName: string): string {
   return kebabCase(dirName).slice(0, 63).replace(/-+$/, "");
 }
+
+/** Control characters (a newline among them): never part of a one-line value. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** The copyright owner goes into a one-line `/* ... *\/` license header of every source file. */
+export function validateOwner(owner: string): void {
+  if (CONTROL.test(owner) || owner.includes("*/") || owner.trim() === "") {
+    throw new CliError(
+      `invalid --owner ${show(owner)}: it goes into the /* */ license header of every file, so it must be one non-empty line without control characters or "*/"`,
+    );
+  }
+}
+
+/** A dependency spec written into package.json: one line (npm specs never hold control characters). */
+export function validateDependencySpec(flag: string, spec: string): void {
+  if (CONTROL.test(spec) || spec.trim() === "") {
+    throw new CliError(
+      `invalid ${flag} ${show(spec)}: an npm dependency spec is one non-empty line (a version range, a tarball, a file: path or a git URL)`,
+    );
+  }
+}

@@ -80,3 +80,25 @@ describe("derived names", () => {
     expect(kebabCase("HTTPRoute")).toBe("http-route");
   });
 });
+
+describe("user text written into generated files", () => {
+  it("refuses an owner that would break or escape the license header", async () => {
+    const { validateOwner } = await import("../../src/util/naming.js");
+    expect(() => validateOwner("ACME, Inc. <legal@acme.example>")).not.toThrow();
+    for (const bad of ["a\nb", "evil */ import x from 'y'; /*", "tab\there", " "]) {
+      expect(() => validateOwner(bad)).toThrow(
+        /^invalid --owner .*: it goes into the \/\* \*\/ license header/,
+      );
+    }
+  });
+
+  it("refuses a dependency spec with control characters or nothing in it", async () => {
+    const { validateDependencySpec } = await import("../../src/util/naming.js");
+    expect(() =>
+      validateDependencySpec("--runtime-spec", "file:../My Folder/runtime"),
+    ).not.toThrow();
+    expect(() => validateDependencySpec("--runtime-spec", "1.0.0\n  evil")).toThrow(
+      'invalid --runtime-spec "1.0.0\\n  evil": an npm dependency spec is one non-empty line',
+    );
+  });
+});

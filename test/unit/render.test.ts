@@ -39,4 +39,17 @@ export const GroupVersion = { group: "demo.my.domain", version: "v1" } as const;
       /"version" not defined/,
     );
   });
+
+  it("writes package.json values as JSON literals, so a spec cannot break out of its string", () => {
+    const spec = 'file:/home/me/My "opgen"/packages/runtime';
+    const out = renderTemplate("init/package.json.hbs", {
+      projectName: "demo",
+      spdxLicense: "Apache-2.0",
+      versions: { clientNode: "1.4.0", typesNode: "20", typescript: "5", vitest: "3" },
+      specs: { runtime: spec, envtest: "^0.1.0", cli: "^0.1.0", apimachinery: "" },
+    });
+    const pkg = JSON.parse(out);
+    expect(pkg.dependencies["@opgen/runtime"]).toBe(spec);
+    expect(Object.keys(pkg.dependencies)).toEqual(["@kubernetes/client-node", "@opgen/runtime"]);
+  });
 });

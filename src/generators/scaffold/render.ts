@@ -9,6 +9,14 @@ import { packageRoot } from "../../util/package-root.js";
 
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
+/**
+ * A private Handlebars with one helper, `json`: `{{json value}}` writes the value as a JSON
+ * literal (quotes and escapes included), so a user's text in package.json (a dependency spec such
+ * as a file: path) cannot break out of its string.
+ */
+const handlebars = Handlebars.create();
+handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));
+
 export function templatesDir(): string {
   return join(packageRoot(), "templates");
 }
@@ -18,7 +26,7 @@ export function renderTemplate(name: string, data: object): string {
   let template = compiled.get(name);
   if (!template) {
     const source = readFileSync(join(templatesDir(), name), "utf8");
-    template = Handlebars.compile(source, { noEscape: true, strict: true });
+    template = handlebars.compile(source, { noEscape: true, strict: true });
     compiled.set(name, template);
   }
   return template(data);
