@@ -152,7 +152,8 @@ function reportError(error: unknown): number {
   if (error instanceof CommanderError) {
     // --help and --version end with a "success" CommanderError.
     if (error.exitCode === 0) return 0;
-    const message = error.message.replace(/^error: /, "");
+    // One line: commander puts its "(Did you mean ...?)" on a line of its own.
+    const message = error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
     process.stderr.write(
       `opgen: ${message}${/\(add --help/.test(message) ? "" : " (see opgen --help)"}\n`,
     );

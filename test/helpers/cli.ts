@@ -1,6 +1,6 @@
 /** Runs the built CLI (dist/) as a user would, and snapshots folders to prove nothing changed. */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,14 +32,19 @@ export function tempDir(prefix = "opgen-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** path → sha256 of every file below `root` (skipping node_modules), to compare before and after. */
+/**
+ * path → sha256 of every file below `root` (skipping node_modules), a symbolic link → its target,
+ * to compare before and after.
+ */
 export function snapshot(root: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir)) {
       if (entry === "node_modules") continue;
       const full = join(dir, entry);
-      if (statSync(full).isDirectory()) walk(full);
+      const stat = lstatSync(full);
+      if (stat.isSymbolicLink()) out[relative(root, full)] = `-> ${readlinkSync(full)}`;
+      else if (stat.isDirectory()) walk(full);
       else
         out[relative(root, full)] = createHash("sha256").update(readFileSync(full)).digest("hex");
     }
