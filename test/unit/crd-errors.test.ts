@@ -151,6 +151,18 @@ describe("values kube-apiserver would refuse", () => {
     ]);
   });
 
+  it("remembers only expressions that compiled: a failing one is reported on every run", async () => {
+    const ok = kind("  /** @validation Pattern=`^[a-z]{2,3}$` */\n  code?: string;");
+    expect(await diagnose(ok)).toEqual([]);
+    expect(await diagnose(ok)).toEqual([]);
+    const bad = kind("  /** @validation Pattern=`^[a-z]{2,3}(?=x)$` */\n  code?: string;");
+    for (let run = 0; run < 2; run++) {
+      expect(await diagnose(bad)).toEqual([
+        `${F}:4:7: @validation Pattern: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\` (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+      ]);
+    }
+  });
+
   it("accepts values kube-apiserver accepts", async () => {
     expect(
       await diagnose(

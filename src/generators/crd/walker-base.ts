@@ -12,6 +12,7 @@ import type { MarkerTarget, ParsedMarker } from "../../markers/types.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import type { ProjectSources, SourceFileInfo } from "../../source/project-sources.js";
 import { markerRegistry } from "../markers.js";
+import { hasExpressions } from "./expression-checks.js";
 import { RUNTIME_TYPES } from "./known-types.js";
 import { valueProblems } from "./value-checks.js";
 import { isExported } from "./walker-util.js";
@@ -52,6 +53,8 @@ export interface WalkerOptions {
 
 export class WalkerBase {
   readonly diagnostics: Diagnostic[] = [];
+  /** Pattern and XValidation markers applied, compiled after the walk (expression-checks.ts). */
+  readonly expressionMarkers: ParsedMarker[] = [];
   private readonly markerCache = new Map<ts.Node, ParsedMarker[]>();
   private readonly indexes = new Map<SourceFileInfo, FileIndex>();
   protected readonly ts: typeof ts;
@@ -118,6 +121,7 @@ export class WalkerBase {
       );
     const before = this.diagnostics.length;
     for (const { m } of ordered) {
+      if (hasExpressions(m)) this.expressionMarkers.push(m);
       m.def.applyToSchema!(schema, m.args, {
         subject,
         error: (message) =>

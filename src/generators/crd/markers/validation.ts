@@ -5,8 +5,6 @@
  * numeric bounds need `integer`/`number`, string bounds a string (or int-or-string), item bounds an
  * array, property bounds an object.
  */
-import { compileCel } from "@opgen/apimachinery/cel";
-import { goRegexpError } from "@opgen/apimachinery/regex";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type {
   ApplyContext,
@@ -153,17 +151,11 @@ const specs: Spec[] = [
     },
     help: "regular expression a string must match",
     example: "@validation Pattern=`^[a-z0-9-]+$`",
-    apply: (schema, v, ctx) => {
-      // kube-apiserver rejects the CRD when Go's regexp cannot compile the pattern.
-      const error = goRegexpError(v[""] as string);
-      if (error)
-        return ctx.error(
-          `${V("Pattern")}: ${error} (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
-        );
-      stringish(V("Pattern"), (s, value) => {
-        s.pattern = value as string;
-      })(schema, v, ctx);
-    },
+    // Whether Go's RE2 compiles it is checked after the walk (expression-checks.ts), so the
+    // regex engine loads only for projects that have patterns.
+    apply: stringish(V("Pattern"), (s, v) => {
+      s.pattern = v as string;
+    }),
   },
   {
     sub: "MinItems",
@@ -342,18 +334,8 @@ const specs: Spec[] = [
     help: "a CEL validation rule (x-kubernetes-validations); repeatable, source order kept",
     example:
       '@validation XValidation rule="self.minReplicas <= self.maxReplicas" message="min must not exceed max"',
-    apply: (s, v, ctx) => {
-      // kube-apiserver refuses a CRD whose rule does not compile; say so at the marker.
-      for (const key of ["rule", "messageExpression"]) {
-        const expr = v[key];
-        if (typeof expr !== "string") continue;
-        const compiled = compileCel(expr);
-        if (compiled instanceof Error) {
-          return ctx.error(
-            `${V("XValidation")}: ${key} ${JSON.stringify(expr)} does not compile: ${compiled.message.split("\n")[0]}`,
-          );
-        }
-      }
+    // Whether the rule compiles is checked after the walk (expression-checks.ts).
+    apply: (s, v) => {
       const rule: Record<string, MarkerValue> = {};
       for (const key of [
         "fieldPath",

@@ -1,0 +1,146 @@
+/**
+ * The expressions kube-apiserver compiles when a CRD is created, compiled here with the same
+ * rules, after the walk: `@validation Pattern` with Go's RE2 syntax, and `XValidation` rules and
+ * message expressions with the CEL library envtest uses. The engines are imported only when a
+ * project has such markers, and expressions that compiled before are remembered in a small cache
+ * (like the V8 code cache of compile-cache.ts, in the temporary folder, keyed by the engines'
+ * versions; OPGEN_NO_COMPILE_CACHE=1 turns it off), so a run whose expressions all compiled
+ * before does not load the engines at all (~40 ms). Failures are never cached.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { ParsedMarker } from "../../markers/types.js";
+import type { Diagnostic } from "../../source/diagnostics.js";
+
+/** Where compiled-before expressions are remembered, or undefined when caching is off or impossible. */
+function cacheFile(): string | undefined {
+  if (process.env.OPGEN_NO_COMPILE_CACHE) return undefined;
+  try {
+    const require = createRequire(import.meta.url);
+    // Not every package exports its package.json: walk up from its entry point.
+    const version = (pkg: string) => {
+      let dir = dirname(require.resolve(pkg));
+      for (;;) {
+        try {
+          const meta = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+            name?: string;
+            version?: string;
+          };
+          if (meta.name === pkg) return meta.version;
+        } catch {
+          // No package.json here; keep walking up.
+        }
+        const up = dirname(dir);
+        if (up === dir) throw new Error(`no package.json for ${pkg}`);
+        dir = up;
+      }
+    };
+    const key = createHash("sha256")
+      .update(`re2js@${version("re2js")} cel-js@${version("@marcbachmann/cel-js")}`)
+      .digest("hex")
+      .slice(0, 16);
+    return join(tmpdir(), "opgen-compile-cache", `expressions-${key}.json`);
+  } catch {
+    return undefined;
+  }
+}
+
+function readCache(file: string | undefined): Set<string> {
+  if (!file) return new Set();
+  try {
+    return new Set(JSON.parse(readFileSync(file, "utf8")) as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+function writeCache(file: string | undefined, keys: Set<string>): void {
+  if (!file) return;
+  try {
+    mkdirSync(join(file, ".."), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify([...keys].sort()));
+    renameSync(tmp, file);
+  } catch {
+    // No cache this time; the next run compiles again.
+  }
+}
+
+const keyOf = (kind: string, text: string) =>
+  createHash("sha256").update(`${kind}\0${text}`).digest("base64url").slice(0, 22);
+
+/** Markers whose expressions need compiling, collected while markers are applied. */
+export function hasExpressions(m: ParsedMarker): boolean {
+  return /^validation (items:)?(Pattern|XValidation)$/.test(m.def.name);
+}
+
+export async function expressionProblems(markers: readonly ParsedMarker[]): Promise<Diagnostic[]> {
+  if (markers.length === 0) return [];
+  const file = cacheFile();
+  const known = readCache(file);
+  const expressions = (m: ParsedMarker): [string, string][] =>
+    m.def.name.endsWith("Pattern")
+      ? [["pattern", String(m.args[""])]]
+      : (["rule", "messageExpression"] as const)
+          .filter((k) => typeof m.args[k] === "string")
+          .map((k) => ["cel", m.args[k] as string]);
+  const unknown = markers.filter((m) => expressions(m).some(([k, t]) => !known.has(keyOf(k, t))));
+  if (unknown.length === 0) return [];
+  const problems = await compileAll(unknown);
+  const failed = new Set(problems.map((p) => p.marker));
+  for (const m of unknown) {
+    if (!failed.has(m)) for (const [k, t] of expressions(m)) known.add(keyOf(k, t));
+  }
+  writeCache(file, known);
+  return problems.map((p) => p.diagnostic);
+}
+
+async function compileAll(
+  markers: readonly ParsedMarker[],
+): Promise<{ marker: ParsedMarker; diagnostic: Diagnostic }[]> {
+  const out: { marker: ParsedMarker; diagnostic: Diagnostic }[] = [];
+  const at = (m: ParsedMarker, message: string) => ({
+    marker: m,
+    diagnostic: { severity: "error", ...m.pos, message } as Diagnostic,
+  });
+  const label = (m: ParsedMarker) => `@${m.def.name}`;
+  const patterns = markers.filter((m) => m.def.name.endsWith("Pattern"));
+  if (patterns.length > 0) {
+    const { goRegexpError } = await import("@opgen/apimachinery/regex");
+    for (const m of patterns) {
+      const error = goRegexpError(String(m.args[""]));
+      if (error) {
+        out.push(
+          at(
+            m,
+            `${label(m)}: ${error} (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+          ),
+        );
+      }
+    }
+  }
+  const rules = markers.filter((m) => m.def.name.endsWith("XValidation"));
+  if (rules.length > 0) {
+    const { compileCel } = await import("@opgen/apimachinery/cel");
+    for (const m of rules) {
+      for (const key of ["rule", "messageExpression"]) {
+        const expr = m.args[key];
+        if (typeof expr !== "string") continue;
+        const compiled = compileCel(expr);
+        if (compiled instanceof Error) {
+          out.push(
+            at(
+              m,
+              `${label(m)}: ${key} ${JSON.stringify(expr)} does not compile: ${compiled.message.split("\n")[0]}`,
+            ),
+          );
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
