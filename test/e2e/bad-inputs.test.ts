@@ -199,7 +199,11 @@ const cases: [string, Case][] = [
           "  /**\n   * @validation Minimum=1\n   * @validation Minimum=2\n   */\n  f?: int32;",
         ),
       },
-      lines: source("@validation Minimum is given more than once", 6, 6),
+      lines: source(
+        "@validation Minimum is given more than once, with different values \\(line 5\\)",
+        6,
+        6,
+      ),
     },
   ],
   [

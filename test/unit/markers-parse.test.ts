@@ -184,10 +184,17 @@ describe("parseMarkers errors (file:line:col: message)", () => {
     ]);
   });
 
-  it("a marker given twice that may appear once", () => {
+  it("a marker given twice that may appear once: with different values only", () => {
     expect(messages(parse("/**\n * @validation Minimum=1\n * @validation Minimum=2\n */"))).toEqual(
-      ["types.ts:3:4: @validation Minimum is given more than once"],
+      ["types.ts:3:4: @validation Minimum is given more than once, with different values (line 2)"],
     );
+    // controller-gen takes the same marker twice (an @storageversion copied along): so does opgen.
+    const twice = parse(
+      "/**\n * @storageversion\n * @resource scope=Cluster\n * @storageversion\n */",
+      "root",
+    );
+    expect(messages(twice)).toEqual([]);
+    expect(twice.markers.map((m) => m.def.name)).toEqual(["storageversion", "resource"]);
   });
 
   it("extra text on a flag marker", () => {
