@@ -147,24 +147,6 @@ function unquote(raw: string): string | undefined {
   });
 }
 
-/** Splits a `;` list outside quotes. */
-function splitList(raw: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i]!;
-    if (c === '"' || c === "'" || c === "`") {
-      const close = closingQuote(raw, i);
-      if (close > 0) i = close;
-    } else if (c === ";") {
-      parts.push(raw.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(raw.slice(start));
-  return parts.map((p) => p.trim());
-}
-
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -246,7 +228,7 @@ export function convert(
     case "bool":
       return raw === "true" ? true : raw === "false" ? false : expected();
     case "list": {
-      const parts = bracedElements(raw) ?? (raw === "" ? [] : splitList(raw));
+      const parts = bracedElements(raw) ?? (raw === "" ? [] : splitTop(raw, ";"));
       if (parts.some((p) => p === "")) return { problem: `empty element in list "${raw}"` };
       const values = parts.map((p) => (spec.items === "any" ? guess(p) : (unquote(p) ?? p)));
       if (spec.oneOf) {

@@ -4,6 +4,7 @@
  * At runtime they are plain JSON values; the alias name carries the schema meaning.
  */
 import type { KubernetesObject, V1ObjectMeta } from "@kubernetes/client-node";
+import type { JSONValue } from "@opgen/apimachinery/schema";
 
 /** A 32-bit integer (`type: integer, format: int32`). */
 export type int32 = number;
@@ -21,15 +22,9 @@ export type Quantity = string | number;
 export type IntOrString = string | number;
 /**
  * apiextensions.JSON: any JSON value, kept as written (`x-kubernetes-preserve-unknown-fields`),
- * for a field whose shape the API leaves open.
+ * for a field whose shape the API leaves open. The one JSONValue type, from @opgen/apimachinery.
  */
-export type JSONValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JSONValue[]
-  | { [key: string]: JSONValue };
+export type { JSONValue } from "@opgen/apimachinery/schema";
 /**
  * runtime.RawExtension: an embedded object of any kind, e.g. a template the operator creates
  * (`type: object` with unknown fields preserved).
