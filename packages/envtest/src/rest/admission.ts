@@ -17,7 +17,12 @@ import {
 import { strategyFor } from "../registry/index.js";
 import { validateCel } from "../schema/cel.js";
 import { ratchet } from "../schema/ratchet.js";
-import { coerceCustomResource, fieldValidationOf, schemaErrors } from "./schema-pipeline.js";
+import {
+  coerceCustomResource,
+  decodeBuiltin,
+  fieldValidationOf,
+  schemaErrors,
+} from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
 
 /** An extra admission step a test installs (the role of a webhook). */
@@ -103,7 +108,7 @@ export function admit(
   if (info.custom) {
     coerceCustomResource(info, scope.version, obj, fieldValidationOf(scope.query), scope.warnings);
   } else {
-    fieldValidationOf(scope.query);
+    decodeBuiltin(info, scope.version, obj, fieldValidationOf(scope.query), scope.warnings);
     strategy.defaults?.(obj);
   }
   for (const hook of hooks) hook.admit?.(scope, obj, old);

@@ -5,6 +5,7 @@
  * Also the read side: objects are served in the requested version with that version's defaults.
  */
 
+import { definitionName, expandSchema } from "@opgen/apimachinery/catalog";
 import {
   applyDefaults,
   dropNonNullableNulls,
@@ -46,19 +47,60 @@ export function coerceCustomResource(
 ): void {
   const schema = version.schema;
   if (!schema) return;
-  const pruned = prune(obj, schema, true);
-  if (pruned.length > 0 && fieldValidation !== "Ignore") {
-    if (fieldValidation === "Strict") {
-      throw errors.badRequest(
-        `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: strict decoding error: ${pruned
-          .map((p) => `unknown field "${p}"`)
-          .join(", ")}`,
-      );
-    }
-    for (const p of pruned) warnings.push(`unknown field "${p}"`);
-  }
+  reportUnknown(info, version, prune(obj, schema, true), fieldValidation, warnings);
   dropNonNullableNulls(obj, schema);
   applyDefaults(obj, schema);
+}
+
+const builtinSchemas = new WeakMap<ResourceVersionInfo, Schema | null>();
+
+/**
+ * The structural schema of a built-in kind's version, from the Kubernetes 1.32 catalog (kept per
+ * version), or undefined for a kind the catalog has no definition of.
+ */
+function builtinSchema(info: ResourceInfo, version: ResourceVersionInfo): Schema | undefined {
+  let schema = builtinSchemas.get(version);
+  if (schema === undefined) {
+    const name = definitionName({ group: info.group, version: version.name, kind: info.kind });
+    schema = name ? (expandSchema(name) as Schema) : null;
+    builtinSchemas.set(version, schema);
+  }
+  return schema ?? undefined;
+}
+
+/**
+ * Decodes a built-in object as kube-apiserver's strict decoder does: fields the kind's schema
+ * does not have are an error with `fieldValidation=Strict` (kubectl's default), a warning with
+ * Warn, and dropped either way unless the request fails.
+ */
+export function decodeBuiltin(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  obj: KubeObject,
+  fieldValidation: FieldValidation,
+  warnings: string[],
+): void {
+  const schema = builtinSchema(info, version);
+  if (!schema) return;
+  reportUnknown(info, version, prune(obj, schema, true), fieldValidation, warnings);
+}
+
+function reportUnknown(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  pruned: readonly string[],
+  fieldValidation: FieldValidation,
+  warnings: string[],
+): void {
+  if (pruned.length === 0 || fieldValidation === "Ignore") return;
+  if (fieldValidation === "Strict") {
+    throw errors.badRequest(
+      `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: strict decoding error: ${pruned
+        .map((p) => `unknown field "${p}"`)
+        .join(", ")}`,
+    );
+  }
+  for (const p of pruned) warnings.push(`unknown field "${p}"`);
 }
 
 /** Validation of the object body against the schema (metadata is validated separately). */

@@ -1,0 +1,99 @@
+// Decoding built-ins as kube-apiserver does (issue 14, item 1): fields the kind's 1.32 schema does
+// not have are a strict decoding error with fieldValidation=Strict (kubectl's default), a warning
+// with Warn, and dropped either way; driven by the real kubectl and by plain HTTP.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEnv, type TestEnv } from "../src/index.js";
+import { api, kubectl } from "./helpers.js";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await startTestEnv();
+  await api(env, "POST", "/api/v1/namespaces", { metadata: { name: "s" } });
+});
+afterAll(async () => {
+  await env?.stop();
+});
+
+const deployment = (name: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: s
+spec:
+  replicas: 1
+  replica: 2
+  selector:
+    matchLabels: { app: ${name} }
+  template:
+    metadata:
+      labels: { app: ${name} }
+    spec:
+      containers:
+        - name: app
+          image: nginx:1.27
+          imagePullPolicy: IfNotPresent
+          ports:
+            - containerPort: 80
+              hostport: 8080
+`;
+
+describe("strict decoding of built-ins", () => {
+  it("refuses unknown fields with kubectl's default validation, naming each", async () => {
+    const r = await kubectl(env, ["apply", "-f", "-"], deployment("strict"));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica", unknown field "spec.template.spec.containers[0].ports[0].hostport"',
+    );
+    const get = await kubectl(env, ["get", "deployment", "strict", "-n", "s"]);
+    expect(get.code).not.toBe(0);
+  });
+
+  it("warns with --validate=warn and drops the fields; drops them silently with --validate=false", async () => {
+    const warn = await kubectl(env, ["create", "--validate=warn", "-f", "-"], deployment("warned"));
+    expect(warn.code, warn.stderr).toBe(0);
+    expect(warn.stderr).toContain('unknown field "spec.replica"');
+    const stored = JSON.parse(
+      (await kubectl(env, ["get", "deployment", "warned", "-n", "s", "-o", "json"])).stdout,
+    );
+    expect(stored.spec.replica).toBeUndefined();
+    expect(stored.spec.replicas).toBe(1);
+    expect(stored.spec.template.spec.containers[0].ports[0]).toEqual({
+      containerPort: 80,
+      protocol: "TCP",
+    });
+    const off = await kubectl(env, ["create", "--validate=false", "-f", "-"], deployment("quiet"));
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stderr).not.toContain("unknown field");
+  });
+
+  it("answers a Strict request over HTTP with 400 and kube's Status, and keeps known fields", async () => {
+    const body = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "svc" },
+      spec: { ports: [{ port: 80, nodeport: 30000 }], selector: { app: "x" } },
+    };
+    const strict = await api(
+      env,
+      "POST",
+      "/api/v1/namespaces/s/services?fieldValidation=Strict",
+      body,
+    );
+    expect(strict.status).toBe(400);
+    expect(strict.body).toMatchObject({
+      kind: "Status",
+      reason: "BadRequest",
+      message:
+        'Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.ports[0].nodeport"',
+    });
+    const ignored = await api(
+      env,
+      "POST",
+      "/api/v1/namespaces/s/services?fieldValidation=Ignore",
+      body,
+    );
+    expect(ignored.status).toBe(201);
+    expect(ignored.headers.warning).toBeUndefined();
+    expect(ignored.body.spec.ports).toEqual([{ port: 80, protocol: "TCP", targetPort: 80 }]);
+  });
+});
