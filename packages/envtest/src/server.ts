@@ -10,6 +10,7 @@ import { bucketKey, Registry } from "./api/registry.js";
 import type { KubeObject } from "./api/types.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { CrdController } from "./controllers/crd-controller.js";
+import { ServiceAccountsController } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
 import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
@@ -57,6 +58,11 @@ export class ApiServer {
     this.rest.hooks.push(crdAdmission, this.serviceIps);
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
+    this.controllers.push(
+      new ServiceAccountsController(this.store, (obj) => {
+        this.systemCreate("", "v1", "serviceaccounts", obj);
+      }),
+    );
     this.bootstrap();
   }
 
