@@ -21,7 +21,6 @@ import type { RawTag } from "./jsdoc.js";
 import type { MarkerRegistry } from "./registry.js";
 import { closest } from "./suggest.js";
 import type {
-  ArgSpec,
   MarkerDefinition,
   MarkerTarget,
   MarkerValue,

@@ -81,8 +81,9 @@ export function badSourcePaths(
   for (const path of paths) {
     const stat = statIfExists(join(projectDir, path));
     if (!stat) problems.push(`${flag} ${path}: no such file or folder in ${projectDir}`);
-    else if (!stat.isDirectory() && !(stat.isFile() && /\.(ts|tsx|mts)$/.test(path)))
-      problems.push(`${flag} ${path}: not a folder or a TypeScript source`);
+    // The same rule listSourceFiles reads by: a named file it would skip is no source either.
+    else if (!stat.isDirectory() && !(stat.isFile() && isScannedFile(path)))
+      problems.push(`${flag} ${path}: not a folder or a .ts source (tests and .d.ts are not read)`);
   }
   return problems;
 }

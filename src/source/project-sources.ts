@@ -171,14 +171,23 @@ export class ProjectSources {
    * The file's first syntax error, if any (later ones are mostly its echoes), as one diagnostic.
    * A `*\/` written inside a JSDoc comment ends the comment and turns the rest into code: that is
    * named as such, with the escape to use, instead of TypeScript's message about the code.
+   * `tree` says which parse to read: the lean one of file() (the CRD generator) or the full one of
+   * syntaxTree() (the RBAC scan), so checking a file never parses it a second time.
    */
-  syntaxErrors(path: string): Diagnostic[] {
-    const file = this.file(resolve(this.projectDir, path));
-    if (!file) return [];
-    const parsed = (file.sf as unknown as { parseDiagnostics?: readonly TsNamespace.Diagnostic[] })
+  syntaxErrors(path: string, tree: "lean" | "full" = "lean"): Diagnostic[] {
+    const abs = resolve(this.projectDir, path);
+    const lean = tree === "lean" ? this.file(abs) : undefined;
+    const sf = lean?.sf ?? (tree === "full" ? this.syntaxTree(abs) : undefined);
+    if (!sf) return [];
+    const parsed = (sf as unknown as { parseDiagnostics?: readonly TsNamespace.Diagnostic[] })
       .parseDiagnostics;
     const first = parsed?.[0];
     if (!first) return [];
+    const text = this.text(abs)!;
+    const file = lean ?? {
+      text,
+      lines: new LineMap(relative(this.projectDir, abs).split(sep).join("/"), text),
+    };
     const at = first.start ?? 0;
     const early = earlyCommentEnd(file.text, at);
     if (early !== undefined) {
@@ -191,12 +200,12 @@ export class ProjectSources {
         },
       ];
     }
-    const text = this.ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\.$/, "");
+    const reason = this.ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\.$/, "");
     return [
       {
         severity: "error",
         ...file.lines.position(at),
-        message: `syntax error: ${text}; fix the TypeScript source, nothing is generated from a file that does not parse`,
+        message: `syntax error: ${reason}; fix the TypeScript source, nothing is generated from a file that does not parse`,
       },
     ];
   }

@@ -34,9 +34,11 @@ export function writeFilesAtomically(root: string, files: readonly FileToWrite[]
     for (const { tmp } of staged) rmSync(tmp, { force: true });
     // Remove only the folders this call created, deepest first.
     for (const dir of createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
-    const message = fileSystemErrorMessage(error, root);
-    if (message)
-      throw new CliError(`${message.replace(/\.opgen-tmp-[^:]*/, "")}; nothing was written`);
+    // A failure on a temporary sibling is reported on the file the user knows.
+    const e = error as NodeJS.ErrnoException;
+    const path = e.path?.endsWith(suffix) ? e.path.slice(0, -suffix.length) : e.path;
+    const message = fileSystemErrorMessage({ code: e.code, syscall: e.syscall, path }, root);
+    if (message) throw new CliError(`${message}; nothing was written`);
     throw error;
   }
   for (const { tmp, target } of staged) renameSync(tmp, target);

@@ -84,7 +84,7 @@ describe("opgen manifests", () => {
     ).rejects.toThrow(/^--paths src\/apis: no such file or folder in .*; nothing was written$/);
     writeFileSync(join(dir, "notes.yaml"), "a: b\n");
     await expect(runManifests({ projectDir: dir, rbacPaths: ["notes.yaml"] }, io)).rejects.toThrow(
-      "--rbac-paths notes.yaml: not a folder or a TypeScript source; nothing was written",
+      "--rbac-paths notes.yaml: not a folder or a .ts source (tests and .d.ts are not read); nothing was written",
     );
     mkdirSync(join(dir, "src/empty"));
     await expect(

@@ -151,7 +151,7 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
     });
   }
   diagnostics.push(...walker.diagnostics);
-  diagnostics.push(...(await expressionProblems(walker.expressionMarkers)));
+  diagnostics.push(...(await expressionProblems([...walker.expressionMarkers])));
 
   const { crds, diagnostics: assembly } = assembleCrds(versions, {
     versionAnnotation: options.versionAnnotation ?? {

@@ -47,7 +47,7 @@ export function valueProblems(
     if (COUNTS.includes(v.name) && typeof value === "number" && value < 0) {
       problems.push({
         marker: m,
-        message: `${m.source.split(/\s+/).slice(0, 2).join(" ")}: must not be negative`,
+        message: `@${m.def.name}=${value}: must not be negative`,
       });
     }
   }

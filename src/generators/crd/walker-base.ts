@@ -54,7 +54,7 @@ export interface WalkerOptions {
 export class WalkerBase {
   readonly diagnostics: Diagnostic[] = [];
   /** Pattern and XValidation markers applied, compiled after the walk (expression-checks.ts). */
-  readonly expressionMarkers: ParsedMarker[] = [];
+  readonly expressionMarkers = new Set<ParsedMarker>();
   private readonly markerCache = new Map<ts.Node, ParsedMarker[]>();
   private readonly indexes = new Map<SourceFileInfo, FileIndex>();
   protected readonly ts: typeof ts;
@@ -121,7 +121,7 @@ export class WalkerBase {
       );
     const before = this.diagnostics.length;
     for (const { m } of ordered) {
-      if (hasExpressions(m)) this.expressionMarkers.push(m);
+      if (hasExpressions(m)) this.expressionMarkers.add(m);
       m.def.applyToSchema!(schema, m.args, {
         subject,
         error: (message) =>

@@ -20,7 +20,7 @@ export interface ProjectScan {
 /** Scans `paths` (project-relative source files) of the project `sources` reads. */
 export function scanProject(sources: ProjectSources, all: readonly string[]): ProjectScan {
   // Markers after a syntax error would be lost and the role silently short: refuse such files.
-  const syntax = all.flatMap((path) => sources.syntaxErrors(path));
+  const syntax = all.flatMap((path) => sources.syntaxErrors(path, "full"));
   const broken = new Set(syntax.map((d) => d.file));
   const paths = all.filter((p) => !broken.has(p));
   const { rules, diagnostics } = collectRbacRules(sources, paths);

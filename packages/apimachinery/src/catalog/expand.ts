@@ -4,6 +4,7 @@
  * them (IntOrString, Quantity, Time), list/map semantics and defaults kept, patch strategies and
  * kind metadata (which CRD schemas may not carry) dropped.
  */
+import { deepClone } from "../schema/json.js";
 import type { JSONSchemaProps } from "../schema/types.js";
 import { type DefinitionNode, definition, description } from "./definitions.js";
 
@@ -69,7 +70,7 @@ export function expandSchema(name: string, opts: ExpandOptions = {}): JSONSchema
 
 function expandRef(name: string, stack: string[], opts: ExpandOptions): JSONSchemaProps {
   const replaced = opts.replace?.[name];
-  if (replaced) return structuredClone(replaced);
+  if (replaced) return deepClone(replaced);
   const known = KNOWN[name];
   if (known) return known();
   // A type that contains itself cannot be inlined; kube's own schemas do the same.

@@ -27,10 +27,3 @@ export function goRegexpError(pattern: string): string | undefined {
   const re = compiled(pattern);
   return typeof re === "string" ? re : undefined;
 }
-
-/** Whether `value` contains a match of `pattern` (Go's `MatchString`); throws for an invalid pattern. */
-export function goRegexpMatches(pattern: string, value: string): boolean {
-  const re = compiled(pattern);
-  if (typeof re === "string") throw new Error(re);
-  return re.matcher(value).find();
-}

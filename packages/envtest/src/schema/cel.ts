@@ -16,8 +16,6 @@ import type { FieldError } from "@opgen/apimachinery/status";
 import { isObject, type Schema } from "../api/types.js";
 import { itemKey, listShape } from "../rest/managed-fields.js";
 
-const compile = compileCel;
-
 function childSchema(schema: Schema | undefined, key: string): Schema | undefined {
   if (!schema) return undefined;
   return (
@@ -92,7 +90,7 @@ function walk(
   for (const rule of schema["x-kubernetes-validations"] ?? []) {
     const transition = /\boldSelf\b/.test(rule.rule);
     if (transition && !hasOld && !rule.optionalOldSelf) continue;
-    const program = compile(rule.rule);
+    const program = compileCel(rule.rule);
     if (program instanceof Error) {
       out.warnings.push(
         `x-kubernetes-validations rule at ${path || "<root>"} is not enforced by envtest: ${program.message.split("\n")[0]}`,
@@ -120,7 +118,7 @@ function walk(
     if (result === true) continue;
     let message = rule.message ?? `failed rule: ${rule.rule}`;
     if (rule.messageExpression) {
-      const mp = compile(rule.messageExpression);
+      const mp = compileCel(rule.messageExpression);
       if (!(mp instanceof Error)) {
         try {
           const m = mp(ctx);
