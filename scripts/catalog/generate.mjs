@@ -13,7 +13,11 @@
  *   and `x-opgen-inline-map-type`, the map type an inline-embedded type brings along when
  *   controller-gen flattens it;
  * - data/descriptions/<package>.json: the descriptions, apart, so code that never prints them
- *   (an operator) never reads them.
+ *   (an operator) never reads them;
+ * - data/proto.json: the protobuf schemas as a protobufjs JSON descriptor (so envtest decodes
+ *   kubectl's protobuf bodies without parsing .proto files), each field annotated with what
+ *   the JSON form needs and the schemas do not say: `inline` (an embedded type whose fields the
+ *   JSON flattens into its owner) and `keepZero` (a zero on the wire is a value, not "unset").
  *
  * `node scripts/catalog/generate.mjs` writes the files; `--check` compares them with what is
  * committed and exits 1 naming the stale files. Output is deterministic (sorted keys).
@@ -21,6 +25,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import protobuf from "protobufjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -348,6 +353,65 @@ for (const name of Object.keys(swagger.definitions).sort()) {
   }
 }
 
+// ---- protobuf ------------------------------------------------------------------------------
+
+/**
+ * Go marshals every field of a struct to protobuf, pointers only when set, and proto2 cannot
+ * tell the two apart; the JSON form omits unset fields (omitempty). A zero on the wire is kept
+ * when the field is required or when its documented default is not zero (Kubernetes' API
+ * conventions make such fields pointers, so zero was set on purpose, as `replicas: 0`); other
+ * zeros read as unset. Embedded types whose fields the JSON flattens are marked `inline`.
+ */
+function protoDescriptor() {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith(".proto")) files.push(join(dir, e.name));
+    }
+  };
+  const protoRoot = join(reference, "proto");
+  walk(protoRoot);
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) =>
+    target.startsWith("/") ? target : join(protoRoot, target);
+  root.loadSync(files.sort(), { keepCase: true });
+  root.resolveAll();
+  const nonZeroDefault = /Defaults to (?:[1-9]|true\b)/;
+  const defOf = (type) =>
+    swagger.definitions[type.fullName.slice(1).replace(/^k8s\.io\./, "io.k8s.")];
+  const annotate = (type, def) => {
+    const byLower = new Map(Object.keys(def?.properties ?? {}).map((p) => [p.toLowerCase(), p]));
+    for (const field of type.fieldsArray) {
+      let json = field.name;
+      if (def?.properties && !(json in def.properties)) {
+        // A few fields are spelled differently in the schemas (`Webhooks`, `uID`); a
+        // message-typed field with no JSON property is an embedded type flattened inline
+        // (`Volume.volumeSource`), whose definition OpenAPI may not even list: its fields are
+        // judged by the owner's.
+        if (byLower.has(json.toLowerCase())) {
+          json = byLower.get(json.toLowerCase());
+          field.setOption("json", json);
+        } else if (field.resolvedType instanceof protobuf.Type) {
+          field.setOption("inline", true);
+          if (!defOf(field.resolvedType)) annotate(field.resolvedType, def);
+        }
+      }
+      const prop = def?.properties?.[json];
+      if (prop && (def.required?.includes(json) || nonZeroDefault.test(prop.description ?? "")))
+        field.setOption("keepZero", true);
+    }
+  };
+  const visit = (ns) => {
+    for (const nested of ns.nestedArray) {
+      if (nested instanceof protobuf.Type && defOf(nested)) annotate(nested, defOf(nested));
+      if (nested.nestedArray) visit(nested);
+    }
+  };
+  visit(root);
+  return root.toJSON();
+}
+
 // ---- output ---------------------------------------------------------------------------------
 
 const header = {
@@ -359,6 +423,7 @@ const emit = (path, value) => files.set(path, `${JSON.stringify(value)}\n`);
 emit("resources.json", { ...header, resources: resourceList });
 for (const [pkg, defs] of defsByPackage) emit(`defs/${pkg}.json`, defs);
 for (const [pkg, descs] of descByPackage) emit(`descriptions/${pkg}.json`, descs);
+emit("proto.json", { ...header, ...protoDescriptor() });
 
 function listFiles(dir) {
   if (!existsSync(dir)) return [];

@@ -299,16 +299,96 @@ ${data}
       a: "1",
       b: "2",
     });
-    const deploy = await kubectl(env, [
+  });
+
+  it("decodes the protobuf bodies of every typed kubectl create", async () => {
+    const ns = ["-n", "typed"];
+    await kubectl(env, ["create", "namespace", "typed"]);
+    const cases: [string[], string][] = [
+      [
+        ["create", "deployment", "d", "--image=nginx", "--replicas=0", "--port=80"],
+        "deployment.apps/d created",
+      ],
+      [["create", "serviceaccount", "sa"], "serviceaccount/sa created"],
+      [
+        ["create", "role", "r", "--verb=get,list", "--resource=pods"],
+        "role.rbac.authorization.k8s.io/r created",
+      ],
+      [
+        ["create", "rolebinding", "rb", "--role=r", "--serviceaccount=typed:sa"],
+        "rolebinding.rbac.authorization.k8s.io/rb created",
+      ],
+      [["create", "job", "j", "--image=busybox", "--", "echo", "hi"], "job.batch/j created"],
+      [
+        ["create", "cronjob", "cj", "--image=busybox", "--schedule=@hourly"],
+        "cronjob.batch/cj created",
+      ],
+      [["create", "service", "clusterip", "svc", "--tcp=80:8080"], "service/svc created"],
+      [["create", "quota", "q", "--hard=pods=2,requests.cpu=500m"], "resourcequota/q created"],
+      [
+        ["create", "pdb", "pdb", "--selector=app=d", "--min-available=50%"],
+        "poddisruptionbudget.policy/pdb created",
+      ],
+      [
+        ["create", "ingress", "ing", "--rule=foo.com/bar=svc:80"],
+        "ingress.networking.k8s.io/ing created",
+      ],
+      [
+        [
+          "create",
+          "secret",
+          "docker-registry",
+          "reg",
+          "--docker-username=u",
+          "--docker-password=p",
+        ],
+        "secret/reg created",
+      ],
+    ];
+    for (const [args, out] of cases) {
+      const r = await kubectl(env, [...ns, ...args]);
+      expect(r.stderr).toBe("");
+      expect(r.stdout.trim()).toBe(out);
+    }
+    const cr = await kubectl(env, [
       "create",
-      "deployment",
-      "d",
-      "-n",
-      "proto",
-      "--image=nginx",
+      "clusterrole",
+      "proto-reader",
+      "--verb=get",
+      "--resource=pods",
     ]);
-    expect(deploy.code).toBe(1);
-    expect(deploy.stderr).toContain("use kubectl create -f or kubectl apply -f");
+    expect(cr.stdout.trim()).toBe("clusterrole.rbac.authorization.k8s.io/proto-reader created");
+    const pc = await kubectl(env, ["create", "priorityclass", "proto-high", "--value=1000"]);
+    expect(pc.stdout.trim()).toBe("priorityclass.scheduling.k8s.io/proto-high created");
+
+    const deploy = (await api(env, "GET", "/apis/apps/v1/namespaces/typed/deployments/d")).body;
+    // replicas 0 was set on purpose (a pointer in Go); the zeros of Go's value fields were not.
+    expect(deploy.spec.replicas).toBe(0);
+    expect(deploy.spec).not.toHaveProperty("minReadySeconds");
+    const container = deploy.spec.template.spec.containers[0];
+    expect(container).toMatchObject({
+      name: "nginx",
+      image: "nginx",
+      ports: [{ containerPort: 80, protocol: "TCP" }],
+      resources: {},
+    });
+    expect(container).not.toHaveProperty("stdin");
+    expect(container.ports[0]).not.toHaveProperty("hostPort");
+    const svc = (await api(env, "GET", "/api/v1/namespaces/typed/services/svc")).body;
+    expect(svc.spec.ports).toEqual([
+      { name: "80-8080", port: 80, protocol: "TCP", targetPort: 8080 },
+    ]);
+    const pdb = (await api(env, "GET", "/apis/policy/v1/namespaces/typed/poddisruptionbudgets/pdb"))
+      .body;
+    expect(pdb.spec.minAvailable).toBe("50%");
+    const quota = (await api(env, "GET", "/api/v1/namespaces/typed/resourcequotas/q")).body;
+    expect(quota.spec.hard).toEqual({ pods: "2", "requests.cpu": "500m" });
+    const rb = (
+      await api(env, "GET", "/apis/rbac.authorization.k8s.io/v1/namespaces/typed/rolebindings/rb")
+    ).body;
+    expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "sa", namespace: "typed" }]);
+    const job = (await api(env, "GET", "/apis/batch/v1/namespaces/typed/jobs/j")).body;
+    expect(job.spec.template.spec.containers[0].command).toEqual(["echo", "hi"]);
   });
 
   it("answers kubectl auth can-i", async () => {

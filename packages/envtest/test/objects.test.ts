@@ -799,11 +799,18 @@ describe("errors", () => {
     );
   });
 
-  it("answers protobuf bodies with 415 saying to use -f", async () => {
+  it("answers protobuf bodies it cannot read with 415 or 400, as kube-apiserver does", async () => {
     const r = await api(env, "POST", "/api/v1/namespaces", "k8s\u0000", {
       contentType: "application/vnd.kubernetes.protobuf",
     });
     expect(r.status).toBe(415);
-    expect(r.body.message).toContain("use kubectl create -f");
+    expect(r.body.message).toBe(
+      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+    );
+    const truncated = await api(env, "POST", "/api/v1/namespaces", "k8s\u0000\u0012\u0009", {
+      contentType: "application/vnd.kubernetes.protobuf",
+    });
+    expect(truncated.status).toBe(400);
+    expect(truncated.body.message).toMatch(/^error decoding protobuf: /);
   });
 });

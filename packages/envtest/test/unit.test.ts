@@ -1,10 +1,12 @@
 // Unit tests of the pure parts: selectors, patches, JSONPath, durations, version order,
 // field sets and the protobuf decoder.
 
+import { protobufSchemas } from "@opgen/apimachinery/catalog";
 import { evaluateJsonPath } from "@opgen/apimachinery/jsonpath";
 import { applyStrategicMergePatch, catalogNode, schemaNode } from "@opgen/apimachinery/merge";
 import { parseFieldSelector, parseLabelSelector } from "@opgen/apimachinery/selectors";
 import { ApiError } from "@opgen/apimachinery/status";
+import pb from "protobufjs/light.js";
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../src/api/registry.js";
 import type { ResourceInfo } from "../src/api/types.js";
@@ -267,12 +269,99 @@ describe("protobuf", () => {
   });
 
   it("refuses kinds it does not know and non-envelope bodies", () => {
-    const typeMeta = Buffer.concat([str(1, "apps/v1"), str(2, "Deployment")]);
+    const typeMeta = Buffer.concat([str(1, "example.com/v1"), str(2, "Widget")]);
     expect(
       decodeProtobuf(
         Buffer.concat([Buffer.from("k8s\0"), field(1, typeMeta), field(2, Buffer.alloc(0))]),
       ),
     ).toBeUndefined();
     expect(decodeProtobuf(Buffer.from("{}"))).toBeUndefined();
+  });
+
+  /** Encodes as Go does: every value field written, zeros included; pointers only when set. */
+  function goEncode(apiVersion: string, kind: string, type: string, message: object): Buffer {
+    const schemas = pb.Root.fromJSON(protobufSchemas() as pb.INamespace);
+    const t = schemas.lookupType(type);
+    const raw = t.encode(t.fromObject(message)).finish();
+    const unknown = schemas.lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
+    const envelope = unknown
+      .encode(unknown.fromObject({ typeMeta: { apiVersion, kind }, raw }))
+      .finish();
+    return Buffer.concat([Buffer.from("k8s\0"), envelope]);
+  }
+
+  it("decodes a Deployment as kube-apiserver reads it: Go's zeros, int-or-string, quantities, inline types", () => {
+    const container = {
+      name: "app",
+      image: "nginx",
+      ports: [{ containerPort: 80, hostPort: 0, protocol: "" }],
+      env: [
+        {
+          name: "PW",
+          value: "",
+          valueFrom: { secretKeyRef: { localObjectReference: { name: "s" }, key: "pw" } },
+        },
+      ],
+      resources: { limits: { cpu: { string: "500m" } } },
+      stdin: false,
+      tty: false,
+      livenessProbe: { handler: { httpGet: { path: "/", port: { type: 1, strVal: "http" } } } },
+    };
+    const body = goEncode("apps/v1", "Deployment", ".k8s.io.api.apps.v1.Deployment", {
+      metadata: { name: "web", creationTimestamp: { seconds: -62135596800, nanos: 0 } },
+      spec: {
+        replicas: 0,
+        minReadySeconds: 0,
+        paused: false,
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: { containers: [container] } },
+        strategy: { rollingUpdate: { maxSurge: { type: 0, intVal: 2 } } },
+      },
+    });
+    expect(decodeProtobuf(body)).toEqual({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web" },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: "web" } },
+        template: {
+          metadata: { labels: { app: "web" } },
+          spec: {
+            containers: [
+              {
+                name: "app",
+                image: "nginx",
+                ports: [{ containerPort: 80 }],
+                env: [{ name: "PW", valueFrom: { secretKeyRef: { name: "s", key: "pw" } } }],
+                resources: { limits: { cpu: "500m" } },
+                livenessProbe: { httpGet: { path: "/", port: "http" } },
+              },
+            ],
+          },
+        },
+        strategy: { rollingUpdate: { maxSurge: 2 } },
+      },
+    });
+  });
+
+  it("decodes times, bytes and fields spelled differently in the schemas", () => {
+    const secret = goEncode("v1", "Secret", ".k8s.io.api.core.v1.Secret", {
+      metadata: { name: "s", creationTimestamp: { seconds: 1700000000 } },
+      data: { pw: Buffer.from("hunter2") },
+    });
+    expect(decodeProtobuf(secret)).toEqual({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "s", creationTimestamp: "2023-11-14T22:13:20Z" },
+      data: { pw: Buffer.from("hunter2").toString("base64") },
+    });
+    const hook = goEncode(
+      "admissionregistration.k8s.io/v1",
+      "ValidatingWebhookConfiguration",
+      ".k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration",
+      { metadata: { name: "v" }, Webhooks: [{ name: "w.example.com", timeoutSeconds: 0 }] },
+    );
+    expect(decodeProtobuf(hook)).toMatchObject({ webhooks: [{ name: "w.example.com" }] });
   });
 });

@@ -13,6 +13,7 @@ export {
 } from "./definitions.js";
 export { type ExpandOptions, expandSchema } from "./expand.js";
 export { definitionOfModel, definitionPackages } from "./models.js";
+export { type ProtobufDescriptor, protobufSchemas } from "./protobuf.js";
 export {
   builtinResources,
   findResource,

@@ -1,207 +1,168 @@
 /**
- * Decodes the protobuf bodies kubectl's typed generators send (`kubectl create namespace`,
- * `create configmap`, `create secret`, `auth can-i`): the `k8s\0` envelope (runtime.Unknown)
- * and, for Namespace, ConfigMap, Secret and (Self)SubjectAccessReview, the fields of their
- * generated.proto messages. Other kinds are refused with 415 by the caller.
+ * Protobuf bodies (`application/vnd.kubernetes.protobuf`), which kubectl's typed commands send
+ * (`kubectl create deployment|serviceaccount|role|job|token ...`, `auth can-i`): the `k8s\0`
+ * magic, a `runtime.Unknown` envelope naming apiVersion and kind, and the typed message as
+ * `raw`. Messages are decoded by protobufjs from the Kubernetes 1.32 schemas in the catalog and
+ * turned into the JSON kube-apiserver would hold for the same Go object; the schemas are
+ * loaded on the first protobuf request only.
  */
+import { definitionName, protobufSchemas } from "@opgen/apimachinery/catalog";
+import pb from "protobufjs/light.js";
 import type { JsonObject } from "../api/types.js";
+
+type JsonValue = unknown;
 
 const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
-class Reader {
-  pos = 0;
-  constructor(readonly buf: Buffer) {}
+const META = ".k8s.io.apimachinery.pkg.apis.meta.v1";
+const INT_OR_STRING = ".k8s.io.apimachinery.pkg.util.intstr.IntOrString";
+const QUANTITY = ".k8s.io.apimachinery.pkg.api.resource.Quantity";
+const RAW_EXTENSION = ".k8s.io.apimachinery.pkg.runtime.RawExtension";
+/** Go's zero time.Time, which a non-pointer Time field marshals as: JSON `null`. */
+const GO_ZERO_SECONDS = -62135596800;
 
-  done(): boolean {
-    return this.pos >= this.buf.length;
-  }
-
-  varint(): number {
-    let result = 0;
-    let shift = 0;
-    for (;;) {
-      if (this.pos >= this.buf.length) throw new Error("truncated varint");
-      const b = this.buf[this.pos++]!;
-      result += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) return result;
-      shift += 7;
-    }
-  }
-
-  bytes(): Buffer {
-    const len = this.varint();
-    const out = this.buf.subarray(this.pos, this.pos + len);
-    if (out.length !== len) throw new Error("truncated field");
-    this.pos += len;
-    return out;
-  }
-
-  skip(wire: number): void {
-    if (wire === 0) this.varint();
-    else if (wire === 1) this.pos += 8;
-    else if (wire === 2) this.bytes();
-    else if (wire === 5) this.pos += 4;
-    else throw new Error(`unsupported wire type ${wire}`);
-  }
-
-  /** Iterates fields as (number, wire type). */
-  *fields(): Generator<[number, number]> {
-    while (!this.done()) {
-      const tag = this.varint();
-      yield [Math.floor(tag / 8), tag & 7];
-    }
-  }
+let root: pb.Root | undefined;
+function schemas(): pb.Root {
+  root ??= pb.Root.fromJSON(protobufSchemas() as pb.INamespace);
+  return root;
 }
 
-type FieldSpec =
-  | { name: string; kind: "string" | "bytes" | "int" | "bool" }
-  | { name: string; kind: "strings" }
-  | { name: string; kind: "map"; values: "string" | "bytes" }
-  | { name: string; kind: "message"; spec: MessageSpec };
+type Decoded = Record<string, unknown>;
 
-type MessageSpec = Record<number, FieldSpec>;
+function num(v: unknown): number {
+  return typeof v === "number" ? v : Number(String(v));
+}
 
-const objectMeta: MessageSpec = {
-  1: { name: "name", kind: "string" },
-  2: { name: "generateName", kind: "string" },
-  3: { name: "namespace", kind: "string" },
-  11: { name: "labels", kind: "map", values: "string" },
-  12: { name: "annotations", kind: "map", values: "string" },
-  14: { name: "finalizers", kind: "strings" },
-};
+function isZero(v: unknown): boolean {
+  if (v === "" || v === false || v === 0) return true;
+  if (typeof v === "object" && v !== null && "low" in v && "high" in v) return num(v) === 0;
+  return v instanceof Uint8Array && v.length === 0;
+}
 
-const specs: Record<string, MessageSpec> = {
-  "v1/Namespace": {
-    1: { name: "metadata", kind: "message", spec: objectMeta },
-    2: { name: "spec", kind: "message", spec: { 1: { name: "finalizers", kind: "strings" } } },
-  },
-  "v1/ConfigMap": {
-    1: { name: "metadata", kind: "message", spec: objectMeta },
-    2: { name: "data", kind: "map", values: "string" },
-    3: { name: "binaryData", kind: "map", values: "bytes" },
-    4: { name: "immutable", kind: "bool" },
-  },
-  "v1/Secret": {
-    1: { name: "metadata", kind: "message", spec: objectMeta },
-    2: { name: "data", kind: "map", values: "bytes" },
-    3: { name: "type", kind: "string" },
-    4: { name: "stringData", kind: "map", values: "string" },
-    5: { name: "immutable", kind: "bool" },
-  },
-};
+/** RFC 3339 as Go's metav1.Time (seconds) and MicroTime (microseconds) marshal it. */
+function formatTime(msg: Decoded, micro: boolean): JsonValue {
+  const seconds = num(msg.seconds ?? 0);
+  if (seconds === GO_ZERO_SECONDS || (seconds === 0 && !msg.nanos)) return null;
+  const iso = new Date(seconds * 1000).toISOString().slice(0, 19);
+  if (!micro) return `${iso}Z`;
+  const micros = Math.floor(num(msg.nanos ?? 0) / 1000);
+  return `${iso}.${String(micros).padStart(6, "0")}Z`;
+}
 
-const accessReviewSpec: MessageSpec = {
-  1: { name: "metadata", kind: "message", spec: objectMeta },
-  2: {
-    name: "spec",
-    kind: "message",
-    spec: {
-      1: {
-        name: "resourceAttributes",
-        kind: "message",
-        spec: {
-          1: { name: "namespace", kind: "string" },
-          2: { name: "verb", kind: "string" },
-          3: { name: "group", kind: "string" },
-          4: { name: "version", kind: "string" },
-          5: { name: "resource", kind: "string" },
-          6: { name: "subresource", kind: "string" },
-          7: { name: "name", kind: "string" },
-        },
-      },
-      2: {
-        name: "nonResourceAttributes",
-        kind: "message",
-        spec: { 1: { name: "path", kind: "string" }, 2: { name: "verb", kind: "string" } },
-      },
-      3: { name: "user", kind: "string" },
-      4: { name: "groups", kind: "strings" },
-      6: { name: "uid", kind: "string" },
-    },
-  },
-};
-specs["authorization.k8s.io/v1/SelfSubjectAccessReview"] = accessReviewSpec;
-specs["authorization.k8s.io/v1/SelfSubjectRulesReview"] = {
-  1: { name: "metadata", kind: "message", spec: objectMeta },
-  2: { name: "spec", kind: "message", spec: { 1: { name: "namespace", kind: "string" } } },
-};
-specs["authorization.k8s.io/v1/SubjectAccessReview"] = accessReviewSpec;
+/** A Go time.Duration (nanoseconds) as metav1.Duration's JSON string, e.g. `1h0m0s`, `1.5s`. */
+function formatDuration(nanos: number): string {
+  if (nanos === 0) return "0s";
+  const sign = nanos < 0 ? "-" : "";
+  let n = Math.abs(nanos);
+  if (n < 1e9) {
+    for (const [unit, size] of [
+      ["ms", 1e6],
+      ["µs", 1e3],
+    ] as const)
+      if (n >= size) return `${sign}${n / size}${unit}`;
+    return `${sign}${n}ns`;
+  }
+  const h = Math.floor(n / 3.6e12);
+  n -= h * 3.6e12;
+  const m = Math.floor(n / 6e10);
+  n -= m * 6e10;
+  const s = `${n / 1e9}s`;
+  if (h > 0) return `${sign}${h}h${m}m${s}`;
+  if (m > 0) return `${sign}${m}m${s}`;
+  return `${sign}${s}`;
+}
 
-function decodeMessage(buf: Buffer, spec: MessageSpec): JsonObject {
+function parseRaw(raw: unknown): JsonValue {
+  if (!(raw instanceof Uint8Array) || raw.length === 0) return null;
+  return JSON.parse(Buffer.from(raw).toString("utf8")) as JsonValue;
+}
+
+function scalar(v: unknown): JsonValue {
+  if (v instanceof Uint8Array) return Buffer.from(v).toString("base64");
+  if (typeof v === "object" && v !== null) return num(v);
+  return v as JsonValue;
+}
+
+function value(field: pb.Field, v: unknown): JsonValue {
+  return field.resolvedType instanceof pb.Type
+    ? toJson(field.resolvedType, v as Decoded)
+    : scalar(v);
+}
+
+/** The JSON form of a decoded message, as Go's encoding/json renders the same struct. */
+function toJson(type: pb.Type, msg: Decoded): JsonValue {
+  switch (type.fullName) {
+    case INT_OR_STRING:
+      return num(msg.type ?? 0) === 1 ? String(msg.strVal ?? "") : num(msg.intVal ?? 0);
+    case QUANTITY:
+      return String(msg.string ?? "");
+    case `${META}.Time`:
+      return formatTime(msg, false);
+    case `${META}.MicroTime`:
+      return formatTime(msg, true);
+    case `${META}.Duration`:
+      return formatDuration(num(msg.duration ?? 0));
+    case `${META}.FieldsV1`:
+      return parseRaw(msg.Raw);
+    case RAW_EXTENSION:
+      return parseRaw(msg.raw);
+  }
   const out: JsonObject = {};
-  const r = new Reader(buf);
-  for (const [num, wire] of r.fields()) {
-    const f = spec[num];
-    if (!f) {
-      r.skip(wire);
-      continue;
-    }
-    switch (f.kind) {
-      case "string": {
-        // proto2 "optional string" carries Go's zero value: empty means unset.
-        const v = r.bytes().toString("utf8");
-        if (v !== "") out[f.name] = v;
-        break;
-      }
-      case "bytes":
-        out[f.name] = r.bytes().toString("base64");
-        break;
-      case "int":
-        out[f.name] = r.varint();
-        break;
-      case "bool":
-        out[f.name] = r.varint() !== 0;
-        break;
-      case "strings":
-        out[f.name] = [
-          ...((out[f.name] as string[] | undefined) ?? []),
-          r.bytes().toString("utf8"),
-        ];
-        break;
-      case "map": {
-        const entry = new Reader(r.bytes());
-        let key = "";
-        let value = "";
-        for (const [en, ew] of entry.fields()) {
-          if (en === 1) key = entry.bytes().toString("utf8");
-          else if (en === 2) {
-            const raw = entry.bytes();
-            value = f.values === "bytes" ? raw.toString("base64") : raw.toString("utf8");
-          } else entry.skip(ew);
-        }
-        out[f.name] = { ...((out[f.name] as JsonObject | undefined) ?? {}), [key]: value };
-        break;
-      }
-      case "message":
-        out[f.name] = decodeMessage(r.bytes(), f.spec);
-        break;
+  for (const field of type.fieldsArray) {
+    if (!Object.hasOwn(msg, field.name)) continue;
+    const v = msg[field.name];
+    const opts = field.options ?? {};
+    const name = (opts.json as string | undefined) ?? field.name;
+    if (field.map) {
+      const entries = Object.entries(v as Decoded);
+      if (entries.length === 0) continue;
+      out[name] = Object.fromEntries(entries.map(([k, e]) => [k, value(field, e)]));
+    } else if (field.repeated) {
+      const items = v as unknown[];
+      if (items.length === 0) continue;
+      out[name] = items.map((e) => value(field, e));
+    } else if (field.resolvedType instanceof pb.Type) {
+      const inner = toJson(field.resolvedType, v as Decoded);
+      if (opts.inline && inner && typeof inner === "object" && !Array.isArray(inner))
+        Object.assign(out, inner);
+      else if (inner !== null) out[name] = inner;
+    } else if (!isZero(v) || opts.keepZero) {
+      // Go writes value fields even when zero, and proto2 cannot say whether they were set:
+      // zeros read as unset unless the catalog says the field keeps them.
+      out[name] = scalar(v);
     }
   }
   return out;
 }
 
+/** The message type of a Kubernetes kind, e.g. apps/v1 Deployment → k8s.io.api.apps.v1. */
+function messageType(apiVersion: string, kind: string): pb.Type | undefined {
+  const slash = apiVersion.indexOf("/");
+  const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  // Subresource kinds (TokenRequest, Eviction) are not resources of their own: their package
+  // follows the group's first label, as k8s.io/api lays out its packages.
+  const def =
+    definitionName({ group, version, kind }) ??
+    `io.k8s.api.${group === "" ? "core" : group.split(".")[0]}.${version}.${kind}`;
+  const found = schemas().lookup(def.replace(/^io\.k8s\./, "k8s.io."));
+  return found instanceof pb.Type ? found : undefined;
+}
+
 /**
- * Decodes a `k8s\0`-enveloped protobuf object to JSON, or returns undefined when the kind is
- * not one this server can decode.
+ * Decodes a `k8s\0`-enveloped protobuf object to JSON. Returns undefined when the body is not
+ * such an envelope or names a kind Kubernetes 1.32 has no protobuf schema for; throws on a
+ * malformed message.
  */
 export function decodeProtobuf(body: Buffer): JsonObject | undefined {
   if (body.length < 4 || !body.subarray(0, 4).equals(magic)) return undefined;
-  const r = new Reader(body.subarray(4));
-  let apiVersion = "";
-  let kind = "";
-  let raw: Buffer | undefined;
-  for (const [num, wire] of r.fields()) {
-    if (num === 1) {
-      const tm = new Reader(r.bytes());
-      for (const [tn, tw] of tm.fields()) {
-        if (tn === 1) apiVersion = tm.bytes().toString("utf8");
-        else if (tn === 2) kind = tm.bytes().toString("utf8");
-        else tm.skip(tw);
-      }
-    } else if (num === 2) raw = r.bytes();
-    else r.skip(wire);
-  }
-  const spec = specs[`${apiVersion}/${kind}`];
-  if (!spec || !raw) return undefined;
-  return { apiVersion, kind, ...decodeMessage(raw, spec) };
+  const unknown = schemas().lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
+  const envelope = unknown.decode(body.subarray(4)) as unknown as Decoded;
+  const typeMeta = (envelope.typeMeta ?? {}) as Decoded;
+  const apiVersion = String(typeMeta.apiVersion ?? "");
+  const kind = String(typeMeta.kind ?? "");
+  const type = messageType(apiVersion, kind);
+  if (!type || !(envelope.raw instanceof Uint8Array)) return undefined;
+  const decoded = type.decode(envelope.raw) as unknown as Decoded;
+  return { apiVersion, kind, ...(toJson(type, decoded) as JsonObject) };
 }

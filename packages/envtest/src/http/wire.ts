@@ -75,11 +75,11 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
       throw errors.badRequest(`error decoding protobuf: ${(e as Error).message}`);
     }
     if (decoded) return decoded;
-    throw new ApiError(
-      415,
-      "UnsupportedMediaType",
-      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (this envtest server decodes protobuf only for Namespace, ConfigMap, Secret and access reviews: use kubectl create -f or kubectl apply -f)",
-    );
+    throw errors.unsupportedMediaType([
+      "application/json",
+      "application/yaml",
+      "application/vnd.kubernetes.protobuf",
+    ]);
   }
   if (ct && ct !== "application/json" && ct !== "application/yaml" && ct !== "*/*") {
     throw errors.unsupportedMediaType([
