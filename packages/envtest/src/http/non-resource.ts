@@ -1,6 +1,6 @@
 /**
  * The non-resource endpoints: discovery (legacy and aggregated v2, chosen by the Accept header
- * as client-go does) and the synthesized OpenAPI v3 documents. `/version` and the health
+ * as client-go does) and the OpenAPI v2 and v3 documents. `/version` and the health
  * endpoints are answered before authentication by the handler.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -14,7 +14,9 @@ import {
   apiResourceList,
   apiVersions,
 } from "./discovery.js";
-import { openApiGroupVersion, openApiRoot } from "./openapi.js";
+import { openApiV2Json, openApiV2Protobuf, openApiV3 } from "./openapi/documents.js";
+import { PROTOBUF_V2 } from "./openapi/gnostic.js";
+import { openApiRoot } from "./openapi/v3.js";
 import { sendJson } from "./wire.js";
 
 /** What kube-apiserver 1.32 reports at /version (kubectl's dispatcher picks its binary by minor). */
@@ -94,14 +96,35 @@ export function handleNonResource(
   if (segs[0] === "openapi" && segs[1] === "v3" && segs.length >= 4) {
     const isCore = segs[2] === "api";
     const doc = isCore
-      ? openApiGroupVersion(registry, "", segs[3]!)
+      ? openApiV3(registry, "", segs[3]!)
       : segs.length >= 5
-        ? openApiGroupVersion(registry, segs[3]!, segs[4]!)
+        ? openApiV3(registry, segs[3]!, segs[4]!)
         : undefined;
     if (doc) {
       sendJson(res, 200, doc);
       return;
     }
+  }
+  if (path === "/openapi/v2" || path === "/openapi/v2/") {
+    // kubectl asks for protobuf only; browsers and other clients get JSON.
+    const protobuf = /application\/com\.github\.proto-openapi\.spec\.v2[@.]v1\.0\+protobuf/.test(
+      accept,
+    );
+    const doc = protobuf ? openApiV2Protobuf(registry) : openApiV2Json(registry);
+    const headers = {
+      ETag: doc.etag,
+      Vary: "Accept",
+      "Cache-Control": "no-cache, private",
+      "Content-Type": protobuf ? PROTOBUF_V2 : "application/json",
+    };
+    if (req.headers["if-none-match"] === doc.etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { ...headers, "Content-Length": doc.body.length });
+    res.end(doc.body);
+    return;
   }
   throw errors.notFoundPath();
 }
