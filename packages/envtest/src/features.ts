@@ -1,12 +1,13 @@
 /**
  * The optional behaviours beyond envtest, switched on per environment: garbage collection with
  * the namespace controller, simulation of the node (scheduler, kubelet) and of the workload
- * controllers, RBAC authorization. Access reviews
- * are always answered (everything is allowed when RBAC is off).
+ * controllers, RBAC authorization. Access and authentication reviews are always answered
+ * (everything is allowed when RBAC is off).
  */
 
 import { storageVersion } from "./api/types.js";
 import { RbacAuthorizer } from "./auth/rbac.js";
+import { selfSubjectReview, tokenReview } from "./auth/reviews.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { Simulator } from "./controllers/simulator.js";
 import { WorkloadControllers } from "./controllers/workloads.js";
@@ -49,6 +50,11 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
     server.authorize = (a) => authorizer.authorize(a);
   }
   server.virtualCreate = (scope, body) => {
+    if (scope.group === "authentication.k8s.io") {
+      if (scope.resource === "selfsubjectreviews") return selfSubjectReview(scope.user);
+      if (scope.resource === "tokenreviews") return tokenReview(server.auth, body);
+      return undefined;
+    }
     if (scope.group !== "authorization.k8s.io") return undefined;
     if (opts.auth === "rbac") return authorizer.review(scope.resource, scope.user, body);
     // Without RBAC everyone may do everything, as the admin may.

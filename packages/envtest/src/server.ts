@@ -8,6 +8,7 @@ import type { Socket } from "node:net";
 import { errors } from "@opgen/apimachinery/status";
 import { bucketKey, Registry } from "./api/registry.js";
 import type { KubeObject } from "./api/types.js";
+import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { ServiceAccountsController } from "./controllers/service-accounts.js";
@@ -18,6 +19,7 @@ import { serverSideApply } from "./rest/apply.js";
 import { ObjectRest } from "./rest/objects.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
+import { requestToken } from "./rest/token-request.js";
 import { Store } from "./store/store.js";
 
 export interface ApiServerOptions {
@@ -41,6 +43,7 @@ export class ApiServer {
   readonly watches = new Set<{ close(): void }>();
   readonly controllers: Controller[] = [];
   private readonly serviceIps: ServiceIpAllocator;
+  private readonly serviceAccountTokens: ServiceAccountTokens;
   /** Hooks for fault injection and authorization, set by the environment. */
   before?: (attrs: Attributes) => Promise<void>;
   authorize?: (attrs: Attributes) => string | undefined;
@@ -55,6 +58,8 @@ export class ApiServer {
     this.store = new Store(options.historyLimit ?? 10_000);
     this.rest = new ObjectRest(this.store);
     this.serviceIps = new ServiceIpAllocator(this.store);
+    this.serviceAccountTokens = new ServiceAccountTokens(this.store);
+    this.auth.serviceAccounts = this.serviceAccountTokens;
     this.rest.hooks.push(crdAdmission, this.serviceIps);
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
@@ -115,6 +120,14 @@ export class ApiServer {
     return this.rest.create(scope, obj).body;
   }
 
+  /** POSTs to subresources, by `group/resource/subresource`. */
+  private subresourceCreate(scope: RequestScope, body: KubeObject) {
+    const key = `${scope.info.group}/${scope.info.resource}/${scope.subresource}`;
+    if (key === "/serviceaccounts/token")
+      return requestToken(this.rest, this.serviceAccountTokens, scope, body);
+    throw errors.notFoundPath();
+  }
+
   /** Objects of a resource as stored (tests and controllers). */
   list(group: string, resource: string, namespace?: string): KubeObject[] {
     return this.store.list(bucketKey(group, resource), namespace);
@@ -141,6 +154,7 @@ export class ApiServer {
         return this.apply(scope, body, force);
       },
       virtualCreate: (scope, body) => this.virtualCreate?.(scope, body),
+      subresourceCreate: (scope, body) => this.subresourceCreate(scope, body),
     });
     const server = createServer({ key: this.tls.keyPem, cert: this.tls.certPem }, (req, res) => {
       void handler(req, res);

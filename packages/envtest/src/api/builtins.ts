@@ -184,6 +184,13 @@ const specs: BuiltinSpec[] = [
       generation: true,
     }),
   ),
+  ...(["selfsubjectreviews", "tokenreviews"] as const).map(
+    (resource): BuiltinSpec => ({
+      group: "authentication.k8s.io",
+      resource,
+      virtual: true,
+    }),
+  ),
   ...(["selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"] as const).map(
     (resource): BuiltinSpec => ({
       group: "authorization.k8s.io",

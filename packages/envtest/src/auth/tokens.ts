@@ -2,6 +2,8 @@
  * Bearer-token authentication: the admin identity (group `system:masters`, as envtest's admin
  * user) plus tokens minted per user or service account. Service-account users get the groups
  * the real token authenticator adds; everyone authenticated gets `system:authenticated`.
+ * Tokens issued through TokenRequest (JWTs) are checked by `serviceAccounts`, as kube-apiserver
+ * chains its static-token and service-account authenticators.
  */
 import { randomBytes } from "node:crypto";
 import type { UserInfo } from "../rest/scope.js";
@@ -32,10 +34,18 @@ export class TokenAuthenticator {
     return this.mint(user, all);
   }
 
+  /** Verifies service-account JWTs (set by the server, which owns the store they check). */
+  serviceAccounts?: { verify(token: string, audiences?: readonly string[]): UserInfo | undefined };
+
   /** The user of an `Authorization: Bearer …` header, or undefined (401). */
   authenticate(header: string | undefined): UserInfo | undefined {
     if (!header) return undefined;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return m ? this.tokens.get(m[1]!) : undefined;
+    return m ? this.authenticateToken(m[1]!) : undefined;
+  }
+
+  /** The user of a bearer token (TokenReview passes the audiences it asks about). */
+  authenticateToken(token: string, audiences?: readonly string[]): UserInfo | undefined {
+    return this.tokens.get(token) ?? this.serviceAccounts?.verify(token, audiences);
   }
 }

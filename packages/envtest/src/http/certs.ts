@@ -17,7 +17,8 @@ export interface TlsMaterial {
 
 let cachedKeys: { privatePem: string; publicPem: string } | undefined;
 
-function processKeyPair(): { privatePem: string; publicPem: string } {
+/** The process's RSA key pair (PEM), which also signs service-account tokens. */
+export function processKeyPair(): { privatePem: string; publicPem: string } {
   if (!cachedKeys) {
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     cachedKeys = {

@@ -4,12 +4,8 @@
  * kube-apiserver 1.32 and the CRD discovery controller.
  */
 import type { Registry } from "../api/registry.js";
-import {
-  groupVersion,
-  type JsonObject,
-  type ResourceInfo,
-  type ResourceVersionInfo,
-} from "../api/types.js";
+import { groupVersion, type JsonObject, type ResourceInfo } from "../api/types.js";
+import { subresourcesOf } from "../registry/index.js";
 
 const fullVerbs = [
   "delete",
@@ -82,7 +78,7 @@ export function apiResourceList(
         namespaced: info.namespaced,
         ...(sub.group !== undefined ? { group: sub.group, version: sub.version } : {}),
         kind: sub.kind,
-        verbs: sub.verbs,
+        verbs: [...sub.verbs],
       });
     }
   }
@@ -92,32 +88,6 @@ export function apiResourceList(
     groupVersion: groupVersion(group, version),
     resources,
   };
-}
-
-interface Sub {
-  name: string;
-  kind: string;
-  group?: string;
-  version?: string;
-  verbs: string[];
-}
-
-function subresourcesOf(info: ResourceInfo, v: ResourceVersionInfo): Sub[] {
-  const subs: Sub[] = [];
-  if (info.group === "" && info.resource === "namespaces") {
-    subs.push({ name: "finalize", kind: "Namespace", verbs: ["update"] });
-  }
-  if (v.scale) {
-    subs.push({
-      name: "scale",
-      kind: "Scale",
-      group: "autoscaling",
-      version: "v1",
-      verbs: ["get", "patch", "update"],
-    });
-  }
-  if (v.status) subs.push({ name: "status", kind: info.kind, verbs: ["get", "patch", "update"] });
-  return subs.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 export const aggregatedContentType =

@@ -9,7 +9,7 @@ import { errors } from "@opgen/apimachinery/status";
 import type { Registry } from "../api/registry.js";
 import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
-import { strategyFor } from "../registry/index.js";
+import { subresourcesOf } from "../registry/index.js";
 import { deleteOptionsFrom } from "../rest/delete-options.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { RequestScope, UserInfo } from "../rest/scope.js";
@@ -54,6 +54,8 @@ export interface HandlerDeps {
   before?: (attrs: Attributes) => Promise<void>;
   /** Server-side apply (application/apply-patch+yaml). */
   apply?: ApplyFn;
+  /** POST to a subresource (`serviceaccounts/token`, `pods/eviction`). */
+  subresourceCreate?: (scope: RequestScope, body: KubeObject) => { code: number; body: KubeObject };
   /** Virtual create-only resources (SelfSubjectAccessReview, …). */
   virtualCreate?: (
     scope: { group: string; resource: string; user: UserInfo },
@@ -111,12 +113,9 @@ export function createHandler(deps: HandlerDeps) {
       throw errors.notFoundPath();
     const sub = rp.subresource;
     if (sub !== undefined) {
-      const ok =
-        (sub === "status" && v.status) ||
-        (sub === "scale" && v.scale) ||
-        (!info.custom && strategyFor(info).extraSubresources?.includes(sub));
-      if (!ok) throw errors.notFoundPath();
-      if (!["get", "update", "patch"].includes(verb)) throw errors.methodNotAllowed(method, info);
+      const served = subresourcesOf(info, v).find((s) => s.name === sub);
+      if (!served) throw errors.notFoundPath();
+      if (!served.verbs.includes(verb)) throw errors.methodNotAllowed(method, info);
     }
 
     if (info.virtual) {
@@ -192,7 +191,9 @@ export function createHandler(deps: HandlerDeps) {
       }
       case "create": {
         const body = await decodeBody(req, info.kind);
-        const r = rest.create(scope, body);
+        if (sub !== undefined && !deps.subresourceCreate) throw errors.notFoundPath();
+        const r =
+          sub !== undefined ? deps.subresourceCreate!(scope, body) : rest.create(scope, body);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
       }

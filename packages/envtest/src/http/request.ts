@@ -95,7 +95,8 @@ export function verbOf(method: string, path: ResourcePath, watch: boolean): Verb
       if (watch || path.watchPrefix) return "watch";
       return item ? "get" : "list";
     case "POST":
-      return item ? undefined : "create";
+      // POST to an object is a create only on a subresource (`.../token`, `.../eviction`).
+      return item && path.subresource === undefined ? undefined : "create";
     case "PUT":
       return item ? "update" : undefined;
     case "PATCH":

@@ -3,7 +3,8 @@
  * group and resource, and everything else gets the generic strategy. Adding behaviour for a
  * built-in means a module in its group's folder and a line here.
  */
-import type { ResourceInfo } from "../api/types.js";
+import { findResource, type SubresourceDescriptor } from "@opgen/apimachinery/catalog";
+import type { ResourceInfo, ResourceVersionInfo } from "../api/types.js";
 import { daemonSets, deployments, replicaSets, statefulSets } from "./apps/workloads.js";
 import { jobs } from "./batch/jobs.js";
 import { leases } from "./coordination/leases.js";
@@ -12,6 +13,7 @@ import { coreEvents, eventsV1 } from "./core/events.js";
 import { namespaces } from "./core/namespaces.js";
 import { nodes } from "./core/nodes.js";
 import { pods } from "./core/pods.js";
+import { serviceAccounts } from "./core/service-accounts.js";
 import { services } from "./core/services.js";
 import { customResources } from "./custom/custom-resources.js";
 import { rbacObjects } from "./rbac/rbac.js";
@@ -23,6 +25,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["/namespaces", namespaces],
   ["/pods", pods],
   ["/services", services],
+  ["/serviceaccounts", serviceAccounts],
   ["/configmaps", configMaps],
   ["/secrets", secrets],
   ["/events", coreEvents],
@@ -45,4 +48,34 @@ export function strategyFor(
 ): ResourceStrategy {
   if (info.custom) return customResources;
   return builtins.get(`${info.group}/${info.resource}`) ?? genericStrategy;
+}
+
+/**
+ * The subresources a served version has: status and scale as the version declares them, and the
+ * strategy's own (`namespaces/finalize`, `serviceaccounts/token`) with the kind and verbs the
+ * 1.32 catalog gives them. Routing and discovery both read this.
+ */
+export function subresourcesOf(
+  info: ResourceInfo,
+  v: ResourceVersionInfo,
+): SubresourceDescriptor[] {
+  const subs: SubresourceDescriptor[] = [];
+  const rw = ["get", "patch", "update"];
+  if (v.scale)
+    subs.push({ name: "scale", group: "autoscaling", version: "v1", kind: "Scale", verbs: rw });
+  if (v.status) subs.push({ name: "status", kind: info.kind, verbs: rw });
+  if (!info.custom) {
+    const extra = strategyFor(info).extraSubresources ?? [];
+    const catalog = extra.length
+      ? findResource({ group: info.group, version: v.name, plural: info.resource })
+      : undefined;
+    for (const name of extra) {
+      const d = catalog?.subresources.find((s) => s.name === name);
+      if (!d) continue;
+      // Discovery names a subresource's group and version only where they differ.
+      const same = (d.group ?? info.group) === info.group && (d.version ?? v.name) === v.name;
+      subs.push(same ? { name: d.name, kind: d.kind ?? info.kind, verbs: d.verbs } : d);
+    }
+  }
+  return subs.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
