@@ -232,12 +232,17 @@ export function recordManagedFields(
   const existing: ManagedFieldsEntry[] = (old?.metadata?.managedFields ?? []).map((e) => ({
     ...e,
   }));
-  const changed = changedFields(obj, old, mergeNodeFor(ctx.info, ctx.version));
-  if (changed.size === 0) {
+  const node = mergeNodeFor(ctx.info, ctx.version);
+  const changed = changedFields(obj, old, node);
+  // What the write removed leaves every manager, the writer included (structured-merge-diff's
+  // Update: managers lose modified and removed fields, and an emptied entry goes away).
+  const removed = old ? difference(changedFields(old, obj, node), changed) : new Map();
+  if (changed.size === 0 && removed.size === 0) {
     meta.managedFields = existing.length ? existing : undefined;
     if (!meta.managedFields) delete meta.managedFields;
     return;
   }
+  const taken = union(changed, removed);
   const entries: ManagedFieldsEntry[] = [];
   let mine: FieldSet = new Map();
   for (const e of existing) {
@@ -245,10 +250,15 @@ export function recordManagedFields(
       mine = union(mine, fromFieldsV1(e.fieldsV1));
       continue;
     }
-    const rest = difference(fromFieldsV1(e.fieldsV1), changed);
+    const rest = difference(fromFieldsV1(e.fieldsV1), taken);
     if (rest.size > 0) entries.push({ ...e, fieldsV1: toFieldsV1(rest) });
   }
-  mine = union(mine, changed);
+  mine = difference(union(mine, changed), removed);
+  if (mine.size === 0) {
+    meta.managedFields = entries.length ? entries : undefined;
+    if (!meta.managedFields) delete meta.managedFields;
+    return;
+  }
   entries.push({
     manager: ctx.manager,
     operation: ctx.operation,

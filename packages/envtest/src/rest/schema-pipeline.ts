@@ -83,6 +83,44 @@ export function decodeBuiltin(
   const schema = builtinSchema(info, version);
   if (!schema) return;
   reportUnknown(info, version, prune(obj, schema, true), fieldValidation, warnings);
+  dropGoEmpties(obj, schema);
+}
+
+/**
+ * What a built-in object loses on its way through Go structs: nulls (nil pointers, maps and
+ * slices) and empty maps and lists of optional fields, which `omitempty` leaves out when kube
+ * serializes the object again. So `labels: {}` or `ports: []` are never stored or served, and a
+ * patch that only empties an already absent map changes nothing. Empty structs (`resources: {}`)
+ * stay, as Go writes them. Required fields keep their value for validation to judge.
+ */
+function dropGoEmpties(node: unknown, schema: Schema | undefined): void {
+  if (!schema || typeof node !== "object" || node === null) return;
+  if (Array.isArray(node)) {
+    for (const item of node) dropGoEmpties(item, schema.items as Schema | undefined);
+    return;
+  }
+  const obj = node as Record<string, unknown>;
+  if (schema.properties) {
+    const required = new Set(schema.required ?? []);
+    for (const [key, sub] of Object.entries(schema.properties)) {
+      if (!(key in obj)) continue;
+      const v = obj[key];
+      const empty =
+        v === null ||
+        (Array.isArray(v) && v.length === 0) ||
+        (typeof v === "object" &&
+          v !== null &&
+          !Array.isArray(v) &&
+          Object.keys(v).length === 0 &&
+          sub.additionalProperties !== undefined &&
+          sub.additionalProperties !== false &&
+          !sub.properties);
+      if (empty && !required.has(key)) delete obj[key];
+      else dropGoEmpties(v, sub);
+    }
+  } else if (typeof schema.additionalProperties === "object") {
+    for (const v of Object.values(obj)) dropGoEmpties(v, schema.additionalProperties as Schema);
+  }
 }
 
 function reportUnknown(
