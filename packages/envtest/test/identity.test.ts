@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
 import { api, kubectl } from "./helpers.js";
 
-const rbac = "/apis/rbac.authorization.k8s.io/v1";
 const sas = "/api/v1/namespaces/default/serviceaccounts";
 
 let env: TestEnv;
