@@ -5,12 +5,14 @@
  * (everything is allowed when RBAC is off).
  */
 
-import { storageVersion } from "./api/types.js";
+import { errors } from "@opgen/apimachinery/status";
+import { type KubeObject, storageVersion } from "./api/types.js";
 import { RbacAuthorizer } from "./auth/rbac.js";
 import { selfSubjectReview, tokenReview } from "./auth/reviews.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { Simulator } from "./controllers/simulator.js";
 import { WorkloadControllers } from "./controllers/workloads.js";
+import { bindPod } from "./rest/binding.js";
 import type { ApiServer } from "./server.js";
 
 export interface FeatureOptions {
@@ -50,19 +52,47 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
     server.authorize = (a) => authorizer.authorize(a);
   }
   server.virtualCreate = (scope, body) => {
+    const created = (b: KubeObject | undefined) => (b ? { code: 201, body: b } : undefined);
+    if (scope.group === "" && scope.resource === "bindings")
+      return bindPod(server.rest, server.registry, scope, body);
     if (scope.group === "authentication.k8s.io") {
-      if (scope.resource === "selfsubjectreviews") return selfSubjectReview(scope.user);
-      if (scope.resource === "tokenreviews") return tokenReview(server.auth, body);
+      if (scope.resource === "selfsubjectreviews") return created(selfSubjectReview(scope.user));
+      if (scope.resource === "tokenreviews") return created(tokenReview(server.auth, body));
       return undefined;
     }
     if (scope.group !== "authorization.k8s.io") return undefined;
-    if (opts.auth === "rbac") return authorizer.review(scope.resource, scope.user, body);
-    // Without RBAC everyone may do everything, as the admin may.
-    return authorizer.review(
-      scope.resource,
-      { name: scope.user.name, groups: ["system:masters"] },
-      body,
-    );
+    if (scope.resource === "localsubjectaccessreviews") {
+      const spec = (body.spec ?? {}) as {
+        resourceAttributes?: { namespace?: string };
+        nonResourceAttributes?: unknown;
+      };
+      const ra = spec.resourceAttributes;
+      if (spec.nonResourceAttributes !== undefined || !ra)
+        throw errors.invalid("LocalSubjectAccessReview", "authorization.k8s.io", "", [
+          spec.nonResourceAttributes !== undefined
+            ? {
+                type: "FieldValueInvalid",
+                field: "spec.nonResourceAttributes",
+                value: spec.nonResourceAttributes,
+                detail: "disallowed on this kind of request",
+              }
+            : {
+                type: "FieldValueRequired",
+                field: "spec.resourceAttributes",
+                detail:
+                  "exactly one of nonResourceAttributes or resourceAttributes must be specified",
+              },
+        ]);
+      if (ra.namespace !== scope.namespace)
+        throw errors.badRequest(
+          `spec.resourceAttributes.namespace must match namespace: ${scope.namespace}`,
+        );
+      body = { ...body, metadata: { ...(body.metadata ?? {}), namespace: scope.namespace! } };
+    }
+    // Without RBAC everyone may do everything (kube's AlwaysAllow), as the admin may.
+    const rbac = opts.auth === "rbac";
+    const caller = rbac ? scope.user : { name: scope.user.name, groups: ["system:masters"] };
+    return created(authorizer.review(scope.resource, caller, body, !rbac));
   };
   return features;
 }

@@ -11,11 +11,14 @@ import type { KubeObject } from "./api/types.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { CrdController } from "./controllers/crd-controller.js";
+import { DisruptionController } from "./controllers/disruption.js";
 import { ServiceAccountsController } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
 import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
 import { serverSideApply } from "./rest/apply.js";
+import { bindPod } from "./rest/binding.js";
+import { evictPod } from "./rest/eviction.js";
 import { ObjectRest } from "./rest/objects.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
@@ -44,6 +47,7 @@ export class ApiServer {
   readonly controllers: Controller[] = [];
   private readonly serviceIps: ServiceIpAllocator;
   private readonly serviceAccountTokens: ServiceAccountTokens;
+  private readonly disruption: DisruptionController;
   /** Hooks for fault injection and authorization, set by the environment. */
   before?: (attrs: Attributes) => Promise<void>;
   authorize?: (attrs: Attributes) => string | undefined;
@@ -63,6 +67,8 @@ export class ApiServer {
     this.rest.hooks.push(crdAdmission, this.serviceIps);
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
+    this.disruption = new DisruptionController(this.store);
+    this.controllers.push(this.disruption);
     this.controllers.push(
       new ServiceAccountsController(this.store, (obj) => {
         this.systemCreate("", "v1", "serviceaccounts", obj);
@@ -79,13 +85,46 @@ export class ApiServer {
     return `https://127.0.0.1:${this.boundPort}`;
   }
 
-  /** What every kube-apiserver creates at start: the system namespaces and the `kubernetes` Service. */
+  /**
+   * What every cluster has from the start: the system namespaces, the system PriorityClasses,
+   * the component statuses and the `kubernetes` Service.
+   */
   private bootstrap(): void {
     for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
       this.systemCreate("", "v1", "namespaces", {
         apiVersion: "v1",
         kind: "Namespace",
         metadata: { name },
+      });
+    }
+    // The scheduling API's two system priority classes (SystemCriticalPriority = 2e9).
+    for (const [name, value, description] of [
+      [
+        "system-node-critical",
+        2_000_001_000,
+        "Used for system critical pods that must not be moved from their current node.",
+      ],
+      [
+        "system-cluster-critical",
+        2_000_000_000,
+        "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.",
+      ],
+    ] as const) {
+      this.systemCreate("scheduling.k8s.io", "v1", "priorityclasses", {
+        apiVersion: "scheduling.k8s.io/v1",
+        kind: "PriorityClass",
+        metadata: { name },
+        value,
+        description,
+      });
+    }
+    // What `kubectl get componentstatuses` reports of a healthy control plane.
+    for (const name of ["controller-manager", "scheduler", "etcd-0"]) {
+      this.systemCreate("", "v1", "componentstatuses", {
+        apiVersion: "v1",
+        kind: "ComponentStatus",
+        metadata: { name },
+        conditions: [{ type: "Healthy", status: "True", message: "ok" }],
       });
     }
     this.systemCreate("", "v1", "services", {
@@ -125,6 +164,9 @@ export class ApiServer {
     const key = `${scope.info.group}/${scope.info.resource}/${scope.subresource}`;
     if (key === "/serviceaccounts/token")
       return requestToken(this.rest, this.serviceAccountTokens, scope, body);
+    if (key === "/pods/eviction")
+      return evictPod(this.rest, this.store, this.disruption, scope, body);
+    if (key === "/pods/binding") return bindPod(this.rest, this.registry, scope, body);
     throw errors.notFoundPath();
   }
 

@@ -3,7 +3,7 @@
  * the per-kind behaviour of their kube-apiserver registry strategies (generation, unconditional
  * update, status/scale subresources, extra field selectors).
  */
-import { findResource } from "@opgen/apimachinery/catalog";
+import { builtinResources as catalogResources, findResource } from "@opgen/apimachinery/catalog";
 import type { KubeObject, ResourceInfo, ScaleSubresource, SharedStorage } from "./types.js";
 
 /**
@@ -249,9 +249,33 @@ const eventsShared: SharedStorage = {
     ),
 };
 
+/** Create-only resources answered without storage, beyond the reviews listed above. */
+const virtualResources = new Set(["/bindings", "authorization.k8s.io/localsubjectaccessreviews"]);
+
+/**
+ * Every GA resource of Kubernetes 1.32: the ones above with their behaviour, the rest served
+ * generically (create, read, update, delete, watch with schema validation, as discovery lists
+ * them).
+ */
+function allSpecs(): BuiltinSpec[] {
+  const listed = new Set(specs.map((s) => `${s.group}/${s.resource}`));
+  const out = [...specs];
+  for (const r of catalogResources()) {
+    const key = `${r.group}/${r.plural}`;
+    if (r.stability !== "ga" || !r.preferred || listed.has(key)) continue;
+    listed.add(key);
+    out.push({
+      group: r.group,
+      resource: r.plural,
+      ...(virtualResources.has(key) ? { virtual: true } : {}),
+    });
+  }
+  return out;
+}
+
 /** Fresh ResourceInfo records for every built-in (each server gets its own copies). */
 export function builtinResources(): ResourceInfo[] {
-  return specs.map((s) => {
+  return allSpecs().map((s) => {
     const c = findResource({ group: s.group, plural: s.resource });
     if (!c) throw new Error(`envtest: ${s.resource}.${s.group} is not a Kubernetes 1.32 resource`);
     const has = (sub: string) => c.subresources.some((x) => x.name === sub);

@@ -192,11 +192,24 @@ export class RbacAuthorizer {
     };
   }
 
-  /** POST of a (Self)SubjectAccessReview: evaluates `spec` and fills `status`. */
-  review(resource: string, caller: UserInfo, body: KubeObject): KubeObject | undefined {
+  /**
+   * POST of a (Self|Local)SubjectAccessReview: evaluates `spec` and fills `status`. With
+   * `allowAll` (no RBAC: kube's AlwaysAllow authorizer) every request is allowed.
+   */
+  review(
+    resource: string,
+    caller: UserInfo,
+    body: KubeObject,
+    allowAll = false,
+  ): KubeObject | undefined {
     if (resource === "selfsubjectrulesreviews") return this.rulesReview(caller, body);
-    if (resource !== "selfsubjectaccessreviews" && resource !== "subjectaccessreviews")
-      return undefined;
+    const kinds: Record<string, string> = {
+      selfsubjectaccessreviews: "SelfSubjectAccessReview",
+      subjectaccessreviews: "SubjectAccessReview",
+      localsubjectaccessreviews: "LocalSubjectAccessReview",
+    };
+    const kind = kinds[resource];
+    if (!kind) return undefined;
     const spec = (body.spec ?? {}) as {
       resourceAttributes?: {
         namespace?: string;
@@ -236,15 +249,17 @@ export class RbacAuthorizer {
           path: na?.path ?? "",
           resourceRequest: false,
         };
-    const allowed = this.authorize(attrs) === undefined;
+    const allowed = allowAll || this.authorize(attrs) === undefined;
     return {
-      kind:
-        resource === "selfsubjectaccessreviews" ? "SelfSubjectAccessReview" : "SubjectAccessReview",
+      kind,
       apiVersion: "authorization.k8s.io/v1",
-      metadata: {},
+      metadata: body.metadata?.namespace ? { namespace: body.metadata.namespace } : {},
       spec: body.spec ?? {},
       status: allowed
-        ? { allowed: true, reason: user.groups.includes("system:masters") ? "" : "RBAC: allowed" }
+        ? {
+            allowed: true,
+            reason: allowAll || user.groups.includes("system:masters") ? "" : "RBAC: allowed",
+          }
         : { allowed: false },
     };
   }

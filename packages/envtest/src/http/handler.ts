@@ -58,9 +58,9 @@ export interface HandlerDeps {
   subresourceCreate?: (scope: RequestScope, body: KubeObject) => { code: number; body: KubeObject };
   /** Virtual create-only resources (SelfSubjectAccessReview, …). */
   virtualCreate?: (
-    scope: { group: string; resource: string; user: UserInfo },
+    scope: { group: string; resource: string; namespace?: string; user: UserInfo },
     body: KubeObject,
-  ) => KubeObject | undefined;
+  ) => { code: number; body: KubeObject } | undefined;
   /** Tracks open watches so stop() and dropWatches() can end them. */
   watches: Set<{ close(): void }>;
 }
@@ -108,6 +108,10 @@ export function createHandler(deps: HandlerDeps) {
     if (!found) throw errors.notFoundPath();
     const { info, version: v } = found;
     if (!verb) throw errors.methodNotAllowed(method, info);
+    // Built-ins serve the verbs discovery lists for them (no watch on componentstatuses, no
+    // deletecollection on namespaces); subresources are checked below.
+    if (rp.subresource === undefined && info.verbs && !info.verbs.includes(verb))
+      throw errors.methodNotAllowed(method, info);
     if (rp.namespace !== undefined && !info.namespaced) throw errors.notFoundPath();
     if (rp.namespace === undefined && info.namespaced && rp.name !== undefined)
       throw errors.notFoundPath();
@@ -121,9 +125,17 @@ export function createHandler(deps: HandlerDeps) {
     if (info.virtual) {
       if (verb !== "create") throw errors.methodNotAllowed(method, info);
       const body = await decodeBody(req, info.kind);
-      const out = deps.virtualCreate?.({ group: rp.group, resource: rp.resource, user }, body);
+      const out = deps.virtualCreate?.(
+        {
+          group: rp.group,
+          resource: rp.resource,
+          ...(rp.namespace !== undefined ? { namespace: rp.namespace } : {}),
+          user,
+        },
+        body,
+      );
       if (!out) throw errors.notFoundPath();
-      sendJson(res, 201, out);
+      sendJson(res, out.code, out.body);
       return;
     }
     const fieldManager = query.get("fieldManager");

@@ -17,6 +17,7 @@ import { serviceAccounts } from "./core/service-accounts.js";
 import { services } from "./core/services.js";
 import { customResources } from "./custom/custom-resources.js";
 import { rbacObjects } from "./rbac/rbac.js";
+import { priorityClasses } from "./scheduling/priority-classes.js";
 import { genericStrategy, type ResourceStrategy } from "./strategy.js";
 
 export type { ResourceStrategy } from "./strategy.js";
@@ -41,6 +42,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["rbac.authorization.k8s.io/rolebindings", rbacObjects],
   ["rbac.authorization.k8s.io/clusterroles", rbacObjects],
   ["rbac.authorization.k8s.io/clusterrolebindings", rbacObjects],
+  ["scheduling.k8s.io/priorityclasses", priorityClasses],
 ]);
 
 export function strategyFor(

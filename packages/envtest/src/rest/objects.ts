@@ -272,6 +272,8 @@ export class ObjectRest {
       if (next.status === undefined) delete next.status;
       meta(next).managedFields = m.managedFields ?? om.managedFields;
       obj = next;
+    } else if (scope.subresource === "binding") {
+      // rest/binding.ts derived the object from the stored one: node and condition together.
     } else if (version.status) {
       if (old.status === undefined) delete obj.status;
       else obj.status = deepClone(old.status);

@@ -18,6 +18,7 @@ function countReady(o: KubeObject): string {
 export const pods: ResourceStrategy = {
   nameRule: "subdomain",
   statusOnCreate: true,
+  extraSubresources: ["binding", "eviction"],
   defaults(o) {
     const spec = ensureObject(o, "spec");
     defaultPodSpec(spec);

@@ -1,0 +1,177 @@
+/**
+ * kube-controller-manager's disruption controller, which the eviction API reads: each
+ * PodDisruptionBudget's status (expected, healthy and desired pods, disruptions allowed, the
+ * DisruptionAllowed condition) follows the pods its selector matches. Expected pods are the
+ * matched pods for an integer `minAvailable`, and otherwise the scale of their controllers
+ * (a Deployment's replicas for its ReplicaSets' pods, a StatefulSet's, a ReplicaSet's), as
+ * upstream computes them; a pod with no controller counts as one. Evicted pods stay in
+ * `disruptedPods` until they are gone (or two minutes pass), so they do not count as healthy.
+ */
+import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
+import { nowTime } from "../api/meta.js";
+import { bucketKey } from "../api/registry.js";
+import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import type { Store, StoreEvent } from "../store/store.js";
+import { modify } from "../store/writes.js";
+
+export const PDBS = bucketKey("policy", "poddisruptionbudgets");
+const PODS = bucketKey("", "pods");
+const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
+
+const OWNER_BUCKETS: Record<string, string> = {
+  ReplicaSet: bucketKey("apps", "replicasets"),
+  StatefulSet: bucketKey("apps", "statefulsets"),
+  ReplicationController: bucketKey("", "replicationcontrollers"),
+  Deployment: bucketKey("apps", "deployments"),
+};
+
+export function isPodReady(pod: KubeObject): boolean {
+  const conditions = (pod.status as JsonObject | undefined)?.conditions;
+  return (
+    Array.isArray(conditions) &&
+    conditions.some((c) => isObject(c) && c.type === "Ready" && c.status === "True")
+  );
+}
+
+/** The pods a budget's selector matches (policy/v1: an empty selector matches every pod). */
+export function podsOf(store: Store, pdb: KubeObject): KubeObject[] {
+  const spec = (pdb.spec ?? {}) as JsonObject;
+  let selector: ReturnType<typeof labelSelectorAsSelector>;
+  try {
+    selector = labelSelectorAsSelector((spec.selector ?? null) as never);
+  } catch {
+    return [];
+  }
+  return store
+    .list(PODS, pdb.metadata?.namespace)
+    .filter((p) => selector.matches(p.metadata?.labels ?? {}));
+}
+
+/** intstr.GetScaledValueFromIntOrPercent with rounding up. */
+function scaled(v: unknown, total: number): number {
+  if (typeof v === "number") return v;
+  const m = /^(\d+)%$/.exec(String(v));
+  return m ? Math.ceil((Number(m[1]) * total) / 100) : 0;
+}
+
+export class DisruptionController {
+  private unsubscribe: () => void = () => {};
+  private readonly dirty = new Set<string>();
+  private scheduled = false;
+
+  constructor(private readonly store: Store) {}
+
+  start(): void {
+    for (const pdb of this.store.list(PDBS)) this.mark(pdb.metadata?.namespace ?? "");
+    this.unsubscribe = this.store.subscribeAll((ev) => this.onEvent(ev));
+  }
+
+  stop(): void {
+    this.unsubscribe();
+  }
+
+  private onEvent(ev: StoreEvent): void {
+    if (
+      ev.bucket === PDBS ||
+      ev.bucket === PODS ||
+      Object.values(OWNER_BUCKETS).includes(ev.bucket)
+    )
+      this.mark(ev.object.metadata?.namespace ?? "");
+  }
+
+  private mark(namespace: string): void {
+    this.dirty.add(namespace);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // After the write that announced the change, batched as a controller's work queue would.
+    queueMicrotask(() => {
+      this.scheduled = false;
+      const namespaces = [...this.dirty];
+      this.dirty.clear();
+      for (const ns of namespaces) for (const pdb of this.store.list(PDBS, ns)) this.sync(pdb);
+    });
+  }
+
+  /** Recomputes one budget's status now (the eviction API calls it for a fresh view). */
+  sync(pdb: KubeObject): KubeObject {
+    const current = this.store.get(PDBS, pdb.metadata?.namespace, pdb.metadata?.name ?? "");
+    if (!current || current.metadata?.deletionTimestamp) return pdb;
+    const spec = (current.spec ?? {}) as JsonObject;
+    const pods = podsOf(this.store, current);
+    const status = (current.status ?? {}) as JsonObject;
+    const now = Date.now();
+    const disrupted: Record<string, string> = {};
+    const podNames = new Set(
+      pods.filter((p) => !p.metadata?.deletionTimestamp).map((p) => p.metadata?.name),
+    );
+    for (const [name, at] of Object.entries(
+      (status.disruptedPods as Record<string, string>) ?? {},
+    )) {
+      if (podNames.has(name) && now - Date.parse(at) < DISRUPTED_POD_TIMEOUT_MS)
+        disrupted[name] = at;
+    }
+    const expected = typeof spec.minAvailable === "number" ? pods.length : this.expectedScale(pods);
+    const desired =
+      spec.maxUnavailable !== undefined
+        ? Math.max(0, expected - scaled(spec.maxUnavailable, expected))
+        : spec.minAvailable !== undefined
+          ? scaled(spec.minAvailable, expected)
+          : 0;
+    const healthy = pods.filter(
+      (p) => !p.metadata?.deletionTimestamp && isPodReady(p) && !(p.metadata!.name! in disrupted),
+    ).length;
+    const allowed = Math.max(0, healthy - desired);
+    const generation = current.metadata?.generation ?? 1;
+    const old = (Array.isArray(status.conditions) ? status.conditions : []).find(
+      (c) => isObject(c) && c.type === "DisruptionAllowed",
+    ) as JsonObject | undefined;
+    const condStatus = allowed > 0 ? "True" : "False";
+    const condition = {
+      type: "DisruptionAllowed",
+      status: condStatus,
+      observedGeneration: generation,
+      lastTransitionTime: old?.status === condStatus ? old.lastTransitionTime : nowTime(),
+      reason: allowed > 0 ? "SufficientPods" : "InsufficientPods",
+      message: "",
+    };
+    const next: JsonObject = {
+      observedGeneration: generation,
+      ...(Object.keys(disrupted).length ? { disruptedPods: disrupted } : {}),
+      disruptionsAllowed: allowed,
+      currentHealthy: healthy,
+      desiredHealthy: desired,
+      expectedPods: expected,
+      conditions: [condition],
+    };
+    return modify(this.store, PDBS, current, (o) => {
+      o.status = next;
+    });
+  }
+
+  private expectedScale(pods: KubeObject[]): number {
+    const controllers = new Map<string, number>();
+    let uncontrolled = 0;
+    for (const pod of pods) {
+      const ref = pod.metadata?.ownerReferences?.find((r) => r.controller);
+      if (!ref || !OWNER_BUCKETS[ref.kind]) {
+        uncontrolled++;
+        continue;
+      }
+      let owner = this.store.get(OWNER_BUCKETS[ref.kind]!, pod.metadata?.namespace, ref.name);
+      // A Deployment's ReplicaSets take their scale from the Deployment.
+      const parent = owner?.metadata?.ownerReferences?.find(
+        (r) => r.controller && r.kind === "Deployment",
+      );
+      if (owner && ref.kind === "ReplicaSet" && parent)
+        owner =
+          this.store.get(OWNER_BUCKETS.Deployment!, pod.metadata?.namespace, parent.name) ?? owner;
+      if (!owner) {
+        uncontrolled++;
+        continue;
+      }
+      const replicas = (owner.spec as JsonObject | undefined)?.replicas;
+      controllers.set(owner.metadata?.uid ?? ref.uid, typeof replicas === "number" ? replicas : 1);
+    }
+    return uncontrolled + [...controllers.values()].reduce((a, b) => a + b, 0);
+  }
+}

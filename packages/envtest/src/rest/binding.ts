@@ -1,0 +1,62 @@
+/**
+ * Binding a pod to a node, as the scheduler does: `POST .../namespaces/<ns>/bindings` or
+ * `POST .../pods/<name>/binding` with a Binding whose target names the node. The pod gets
+ * `spec.nodeName` and a `PodScheduled=True` condition in one write; a pod already bound is a
+ * Conflict. Answered with kube's Success Status (201).
+ */
+import { errors } from "@opgen/apimachinery/status";
+import type { Registry } from "../api/registry.js";
+import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import type { ObjectRest } from "./objects.js";
+import type { UserInfo } from "./scope.js";
+
+export function bindPod(
+  rest: ObjectRest,
+  registry: Registry,
+  scope: { namespace?: string; name?: string; user: UserInfo; manager?: string },
+  binding: KubeObject,
+): { code: number; body: KubeObject } {
+  const found = registry.lookup("", "v1", "pods")!;
+  const name = scope.name ?? binding.metadata?.name ?? "";
+  const target = isObject(binding.target) ? binding.target : {};
+  if (!name || typeof target.name !== "string" || target.name === "")
+    throw errors.invalid("Binding", "", name, [
+      { type: "FieldValueRequired", field: name ? "target.name" : "metadata.name", detail: "" },
+    ]);
+  const podScope = {
+    info: found.info,
+    version: found.version,
+    namespace: scope.namespace ?? "",
+    name,
+    query: new URLSearchParams(),
+    user: scope.user,
+    manager: scope.manager ?? "kube-scheduler",
+    warnings: [],
+  };
+  const pod = rest.get(podScope);
+  const spec = (isObject(pod.spec) ? pod.spec : {}) as JsonObject;
+  if (typeof spec.nodeName === "string" && spec.nodeName !== "")
+    throw errors.conflict(
+      { group: "", resource: "pods/binding" },
+      name,
+      `pod ${name} is already assigned to node "${spec.nodeName}"`,
+    );
+  const next = deepClone(pod);
+  (next.spec as JsonObject).nodeName = target.name;
+  const status = (isObject(next.status) ? next.status : {}) as JsonObject;
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(
+    (c) => !(isObject(c) && c.type === "PodScheduled"),
+  );
+  conditions.push({
+    type: "PodScheduled",
+    status: "True",
+    lastProbeTime: null,
+    lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+  });
+  next.status = { ...status, conditions };
+  rest.update({ ...podScope, subresource: "binding" }, next);
+  return {
+    code: 201,
+    body: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 },
+  };
+}
