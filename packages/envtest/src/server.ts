@@ -16,6 +16,7 @@ import { ServiceAccountsController } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
 import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
+import { ApiServerMetrics } from "./http/metrics.js";
 import { serverSideApply } from "./rest/apply.js";
 import { bindPod } from "./rest/binding.js";
 import { evictPod } from "./rest/eviction.js";
@@ -45,6 +46,7 @@ export class ApiServer {
   readonly tls: TlsMaterial = tlsMaterial();
   readonly watches = new Set<{ close(): void }>();
   readonly controllers: Controller[] = [];
+  readonly metrics = new ApiServerMetrics();
   private readonly serviceIps: ServiceIpAllocator;
   private readonly serviceAccountTokens: ServiceAccountTokens;
   private readonly disruption: DisruptionController;
@@ -197,6 +199,7 @@ export class ApiServer {
       },
       virtualCreate: (scope, body) => this.virtualCreate?.(scope, body),
       subresourceCreate: (scope, body) => this.subresourceCreate(scope, body),
+      metrics: this.metrics,
     });
     const server = createServer({ key: this.tls.keyPem, cert: this.tls.certPem }, (req, res) => {
       void handler(req, res);

@@ -251,3 +251,31 @@ describe("binding and access reviews", () => {
     );
   });
 });
+
+describe("/metrics", () => {
+  it("serves the request metrics in Prometheus text, to those allowed /metrics", async () => {
+    await api(env, "GET", "/api/v1/namespaces/default/configmaps");
+    await api(
+      env,
+      "PATCH",
+      "/api/v1/namespaces/default/configmaps/applied?fieldManager=t",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied}\n",
+      {
+        contentType: "application/apply-patch+yaml",
+      },
+    );
+    const r = await api(env, "GET", "/metrics");
+    expect(r.status).toBe(200);
+    expect(r.headers["content-type"]).toBe("text/plain; version=0.0.4; charset=utf-8");
+    expect(r.text).toContain("# TYPE apiserver_request_total counter\n");
+    expect(r.text).toMatch(
+      /^apiserver_request_total\{code="200",component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="LIST",version="v1"\} [1-9]\d*$/m,
+    );
+    expect(r.text).toMatch(
+      /^apiserver_request_total\{code="201",component="apiserver",dry_run="",group="",resource="configmaps",scope="resource",subresource="",verb="APPLY",version="v1"\} 1$/m,
+    );
+    expect(r.text).toMatch(/^apiserver_request_duration_seconds_count\{.*verb="APPLY".*\} 1$/m);
+    const jane = await api(env, "GET", "/metrics", undefined, { token: env.tokenFor("jane") });
+    expect(jane.status).toBe(200); // no RBAC in this environment: everyone is allowed
+  });
+});

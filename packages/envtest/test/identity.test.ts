@@ -169,6 +169,18 @@ describe("TokenReview", () => {
   });
 });
 
+describe("/metrics under RBAC", () => {
+  it("needs get on the /metrics path, as on a cluster", async () => {
+    const t = await token("bot");
+    const r = await api(env, "GET", "/metrics", undefined, { token: t });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe(
+      'forbidden: User "system:serviceaccount:default:bot" cannot get path "/metrics"',
+    );
+    expect((await api(env, "GET", "/metrics")).status).toBe(200);
+  });
+});
+
 describe("discovery", () => {
   it("lists the token subresource and the authentication reviews", async () => {
     const core = (await api(env, "GET", "/api/v1")).body.resources;

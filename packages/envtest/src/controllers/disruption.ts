@@ -25,6 +25,8 @@ const OWNER_BUCKETS: Record<string, string> = {
   Deployment: bucketKey("apps", "deployments"),
 };
 
+const WATCHED = new Set([PDBS, PODS, ...Object.values(OWNER_BUCKETS)]);
+
 export function isPodReady(pod: KubeObject): boolean {
   const conditions = (pod.status as JsonObject | undefined)?.conditions;
   return (

@@ -22,6 +22,7 @@ import { faults } from "./filters/faults.js";
 import { impersonation } from "./filters/impersonation.js";
 import { requestInfo } from "./filters/request-info.js";
 import { serveHealth } from "./health.js";
+import type { ApiServerMetrics } from "./metrics.js";
 import { handleNonResource, version } from "./non-resource.js";
 import {
   partialObjectMetadata,
@@ -54,6 +55,8 @@ export interface HandlerDeps {
   before?: (attrs: Attributes) => Promise<void>;
   /** Server-side apply (application/apply-patch+yaml). */
   apply?: ApplyFn;
+  /** Request metrics served at /metrics. */
+  metrics?: ApiServerMetrics;
   /** POST to a subresource (`serviceaccounts/token`, `pods/eviction`). */
   subresourceCreate?: (scope: RequestScope, body: KubeObject) => { code: number; body: KubeObject };
   /** Virtual create-only resources (SelfSubjectAccessReview, …). */
@@ -80,12 +83,15 @@ export function createHandler(deps: HandlerDeps) {
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const ctx: RequestContext = { req, res, info: requestInfo(req), warnings: [] };
+    const end = deps.metrics?.begin(ctx.info, req.headers["content-type"]);
     try {
       await run(ctx);
     } catch (err) {
       if (!res.headersSent) sendError(res, err, ctx.warnings);
       else res.end();
     }
+    // Answers are written by now; a watch counts when its stream is set up.
+    end?.(res.statusCode);
   };
 
   async function serve(ctx: RequestContext): Promise<void> {
@@ -95,6 +101,15 @@ export function createHandler(deps: HandlerDeps) {
     if (serveHealth(path, query, res)) return;
     if (path === "/version") {
       sendJson(res, 200, version);
+      return;
+    }
+    if (path === "/metrics" && deps.metrics) {
+      const text = deps.metrics.text();
+      res.writeHead(200, {
+        "Content-Type": deps.metrics.contentType,
+        "Content-Length": Buffer.byteLength(text),
+      });
+      res.end(text);
       return;
     }
     const rp = ri.resource;

@@ -93,6 +93,11 @@ export function decodeBuiltin(
  * patch that only empties an already absent map changes nothing. Empty structs (`resources: {}`)
  * stay, as Go writes them. Required fields keep their value for validation to judge.
  */
+function isEmptyObject(v: object): boolean {
+  for (const _ in v) return false;
+  return true;
+}
+
 function dropGoEmpties(node: unknown, schema: Schema | undefined): void {
   if (!schema || typeof node !== "object" || node === null) return;
   if (Array.isArray(node)) {
@@ -100,22 +105,22 @@ function dropGoEmpties(node: unknown, schema: Schema | undefined): void {
     return;
   }
   const obj = node as Record<string, unknown>;
-  if (schema.properties) {
-    const required = new Set(schema.required ?? []);
-    for (const [key, sub] of Object.entries(schema.properties)) {
-      if (!(key in obj)) continue;
+  const props = schema.properties;
+  if (props) {
+    for (const key in obj) {
+      const sub = props[key];
+      if (!sub) continue;
       const v = obj[key];
+      if (v !== null && typeof v !== "object") continue;
       const empty =
         v === null ||
-        (Array.isArray(v) && v.length === 0) ||
-        (typeof v === "object" &&
-          v !== null &&
-          !Array.isArray(v) &&
-          Object.keys(v).length === 0 &&
-          sub.additionalProperties !== undefined &&
-          sub.additionalProperties !== false &&
-          !sub.properties);
-      if (empty && !required.has(key)) delete obj[key];
+        (Array.isArray(v)
+          ? v.length === 0
+          : sub.additionalProperties !== undefined &&
+            sub.additionalProperties !== false &&
+            !sub.properties &&
+            isEmptyObject(v));
+      if (empty && !schema.required?.includes(key)) delete obj[key];
       else dropGoEmpties(v, sub);
     }
   } else if (typeof schema.additionalProperties === "object") {
