@@ -4,6 +4,7 @@
  * update, status/scale subresources, extra field selectors).
  */
 import { builtinResources as catalogResources, findResource } from "@opgen/apimachinery/catalog";
+import { convertHorizontalPodAutoscaler } from "../registry/autoscaling/hpa-conversion.js";
 import type { KubeObject, ResourceInfo, ScaleSubresource, SharedStorage } from "./types.js";
 
 /**
@@ -18,6 +19,8 @@ interface BuiltinSpec {
   returnDeletedObject?: boolean;
   virtual?: boolean;
   fieldLabels?: ResourceInfo["fieldLabels"];
+  /** Further GA versions served besides the preferred (stored) one, and how to convert. */
+  alsoServed?: { versions: string[]; convert: NonNullable<ResourceInfo["convert"]> };
 }
 
 function at(path: string): (o: KubeObject) => string | undefined {
@@ -140,6 +143,14 @@ const specs: BuiltinSpec[] = [
   {
     group: "autoscaling",
     resource: "horizontalpodautoscalers",
+    generation: true,
+    alsoServed: { versions: ["v1"], convert: convertHorizontalPodAutoscaler },
+  },
+  {
+    group: "",
+    resource: "replicationcontrollers",
+    generation: true,
+    fieldLabels: labels("status.replicas"),
   },
   {
     group: "policy",
@@ -299,7 +310,14 @@ export function builtinResources(): ResourceInfo[] {
           status: has("status"),
           ...(has("scale") ? { scale: builtinScale } : {}),
         },
+        ...(s.alsoServed?.versions ?? []).map((name) => ({
+          name,
+          served: true,
+          storage: false,
+          status: has("status"),
+        })),
       ],
+      ...(s.alsoServed ? { convert: s.alsoServed.convert } : {}),
       custom: false,
       generation: s.generation ?? false,
       unconditionalUpdate: !s.conditionalOnly,

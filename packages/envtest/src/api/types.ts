@@ -113,6 +113,8 @@ export interface ResourceInfo {
   terminating?: boolean;
   /** Create-only review resources answered by the server, never stored. */
   virtual?: boolean;
+  /** Converts a built-in between its served versions (an HPA's autoscaling/v1 and v2). */
+  convert?: (o: KubeObject, version: string) => KubeObject;
   /** Objects live in another resource's storage (events.k8s.io events in core events). */
   sharedStorage?: SharedStorage;
 }

@@ -73,12 +73,7 @@ export class DisruptionController {
   }
 
   private onEvent(ev: StoreEvent): void {
-    if (
-      ev.bucket === PDBS ||
-      ev.bucket === PODS ||
-      Object.values(OWNER_BUCKETS).includes(ev.bucket)
-    )
-      this.mark(ev.object.metadata?.namespace ?? "");
+    if (WATCHED.has(ev.bucket)) this.mark(ev.object.metadata?.namespace ?? "");
   }
 
   private mark(namespace: string): void {

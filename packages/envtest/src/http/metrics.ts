@@ -52,10 +52,11 @@ function scopeOf(info: RequestInfo): string {
   return "cluster";
 }
 
-const escape = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+const escapeLabel = (v: string) =>
+  v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
 function labelText(names: string[], values: string[]): string {
-  return names.map((n, i) => `${n}="${escape(values[i]!)}"`).join(",");
+  return names.map((n, i) => `${n}="${escapeLabel(values[i]!)}"`).join(",");
 }
 
 export class ApiServerMetrics {
@@ -112,9 +113,10 @@ export class ApiServerMetrics {
     );
     for (const s of all) {
       const l = labelText(LABELS, s.labels);
-      BUCKETS.forEach((b, i) =>
-        out.push(`apiserver_request_duration_seconds_bucket{${l},le="${b}"} ${s.buckets[i]}`),
-      );
+      for (let i = 0; i < BUCKETS.length; i++)
+        out.push(
+          `apiserver_request_duration_seconds_bucket{${l},le="${BUCKETS[i]}"} ${s.buckets[i]}`,
+        );
       out.push(`apiserver_request_duration_seconds_bucket{${l},le="+Inf"} ${s.count}`);
       out.push(`apiserver_request_duration_seconds_sum{${l}} ${s.sum}`);
       out.push(`apiserver_request_duration_seconds_count{${l}} ${s.count}`);

@@ -6,17 +6,23 @@
 import { findResource, type SubresourceDescriptor } from "@opgen/apimachinery/catalog";
 import type { ResourceInfo, ResourceVersionInfo } from "../api/types.js";
 import { daemonSets, deployments, replicaSets, statefulSets } from "./apps/workloads.js";
+import { horizontalPodAutoscalers } from "./autoscaling/horizontal-pod-autoscalers.js";
+import { cronJobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
 import { leases } from "./coordination/leases.js";
 import { configMaps, secrets } from "./core/config.js";
+import { endpoints } from "./core/endpoints.js";
 import { coreEvents, eventsV1 } from "./core/events.js";
 import { namespaces } from "./core/namespaces.js";
 import { nodes } from "./core/nodes.js";
 import { pods } from "./core/pods.js";
+import { replicationControllers } from "./core/replication-controllers.js";
 import { serviceAccounts } from "./core/service-accounts.js";
 import { services } from "./core/services.js";
 import { customResources } from "./custom/custom-resources.js";
-import { rbacObjects } from "./rbac/rbac.js";
+import { ingresses } from "./networking/ingresses.js";
+import { podDisruptionBudgets } from "./policy/pod-disruption-budgets.js";
+import { rbacObjects, roleBindings } from "./rbac/rbac.js";
 import { priorityClasses } from "./scheduling/priority-classes.js";
 import { genericStrategy, type ResourceStrategy } from "./strategy.js";
 
@@ -38,10 +44,16 @@ const builtins = new Map<string, ResourceStrategy>([
   ["apps/statefulsets", statefulSets],
   ["apps/daemonsets", daemonSets],
   ["batch/jobs", jobs],
+  ["batch/cronjobs", cronJobs],
   ["rbac.authorization.k8s.io/roles", rbacObjects],
-  ["rbac.authorization.k8s.io/rolebindings", rbacObjects],
+  ["rbac.authorization.k8s.io/rolebindings", roleBindings],
   ["rbac.authorization.k8s.io/clusterroles", rbacObjects],
-  ["rbac.authorization.k8s.io/clusterrolebindings", rbacObjects],
+  ["rbac.authorization.k8s.io/clusterrolebindings", roleBindings],
+  ["/endpoints", endpoints],
+  ["/replicationcontrollers", replicationControllers],
+  ["policy/poddisruptionbudgets", podDisruptionBudgets],
+  ["autoscaling/horizontalpodautoscalers", horizontalPodAutoscalers],
+  ["networking.k8s.io/ingresses", ingresses],
   ["scheduling.k8s.io/priorityclasses", priorityClasses],
 ]);
 

@@ -2,6 +2,7 @@
  * What every resource's Table printer shares (`pkg/printers`, `apiext: tableconvertor.go`): the
  * column shape, kube's human durations, and the Name / Age / Created At columns.
  */
+import { formatLabelSelector } from "@opgen/apimachinery/selectors";
 import type { KubeObject } from "../api/types.js";
 
 export interface PrinterColumnDefinition {
@@ -90,3 +91,68 @@ export const defaultPrinter: Printer = {
   columns: [nameColumn, { name: "Created At", type: "date", description: createdDescription }],
   cells: (o) => [o.metadata?.name, o.metadata?.creationTimestamp],
 };
+
+/** A printer with `-o wide` columns (priority 1) appended after its own. */
+export function withWide(
+  base: Printer,
+  wide: PrinterColumnDefinition[],
+  cells: (o: KubeObject) => unknown[],
+): Printer {
+  return {
+    columns: [...base.columns, ...wide.map((c) => ({ ...c, priority: 1 }))],
+    cells: (o) => [...base.cells(o), ...cells(o)],
+  };
+}
+
+const containersColumn: PrinterColumnDefinition = {
+  name: "Containers",
+  type: "string",
+  description: "Names of each container in the template.",
+};
+const imagesColumn: PrinterColumnDefinition = {
+  name: "Images",
+  type: "string",
+  description: "Images referenced by each container in the template.",
+};
+const selectorColumn: PrinterColumnDefinition = {
+  name: "Selector",
+  type: "string",
+  description:
+    "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
+};
+
+function asObject(v: unknown): Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * The wide Containers, Images (and Selector) columns of the workload printers, read from the
+ * pod template at `spec.template` (`spec.jobTemplate.spec.template` for CronJobs).
+ */
+export function templateWide(
+  base: Printer,
+  opts: { selector: boolean; template?: (o: KubeObject) => unknown } = { selector: true },
+): Printer {
+  const templateOf = opts.template ?? ((o: KubeObject) => asObject(o.spec).template);
+  const columns = [containersColumn, imagesColumn, ...(opts.selector ? [selectorColumn] : [])];
+  return withWide(base, columns, (o) => {
+    const containers = (asObject(asObject(templateOf(o)).spec).containers ?? []) as {
+      name?: string;
+      image?: string;
+    }[];
+    const out: unknown[] = [
+      containers.map((c) => c.name ?? "").join(","),
+      containers.map((c) => c.image ?? "").join(","),
+    ];
+    if (opts.selector) out.push(formatLabelSelector(selectorOf(o)) || "<none>");
+    return out;
+  });
+}
+
+function selectorOf(o: KubeObject): unknown {
+  const spec = asObject(o.spec);
+  if (o.kind === "CronJob") return asObject(asObject(spec.jobTemplate).spec).selector;
+  return spec.selector;
+}

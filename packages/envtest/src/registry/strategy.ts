@@ -26,6 +26,8 @@ export interface ResourceStrategy {
   defaults?(o: KubeObject): void;
   /** Kind-specific validation beyond ObjectMeta. */
   validate?(o: KubeObject): FieldError[];
+  /** ValidateUpdate beyond `validate`: the fields an update may not change (immutability). */
+  validateUpdate?(o: KubeObject, old: KubeObject, subresource: string | undefined): FieldError[];
   /** PrepareForUpdate: carries over from `old` what this request may not change. */
   prepareForUpdate?(o: KubeObject, old: KubeObject, subresource: string | undefined): void;
   /** Finalizers outside metadata.finalizers that hold a deletion (a namespace's spec.finalizers). */

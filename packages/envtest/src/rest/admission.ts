@@ -128,8 +128,11 @@ export function admit(
       fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
       scope.warnings.push(...cel.warnings);
     }
-  } else if (strategy.validate) {
-    fieldErrors.push(...strategy.validate(obj));
+  } else {
+    if (strategy.validate) fieldErrors.push(...strategy.validate(obj));
+    // ValidateUpdate: immutable fields (a status write cannot change them anyway).
+    if (old && strategy.validateUpdate && scope.subresource !== "status")
+      fieldErrors.push(...strategy.validateUpdate(obj, old, scope.subresource));
   }
   if (old) {
     const om = old.metadata ?? {};

@@ -23,6 +23,7 @@ import {
   type ObjectMeta,
   type ResourceInfo,
   type ResourceVersionInfo,
+  storageVersion,
 } from "../api/types.js";
 import { strategyFor } from "../registry/index.js";
 import type { Store } from "../store/store.js";
@@ -81,11 +82,12 @@ export class ObjectRest {
   }
 
   /**
-   * A read-only view for responses: built-ins need no conversion, so the stored object itself
-   * is returned (stored objects are never mutated); callers that change it must clone first.
+   * A read-only view for responses: built-ins served in one version need no conversion, so the
+   * stored object itself is returned (stored objects are never mutated); callers that change it
+   * must clone first.
    */
   view(info: ResourceInfo, version: ResourceVersionInfo, stored: KubeObject): KubeObject {
-    if (!info.custom && !info.sharedStorage) return stored;
+    if (!info.custom && !info.sharedStorage && !info.convert) return stored;
     return this.present(info, version, stored);
   }
 
@@ -173,6 +175,9 @@ export class ObjectRest {
     if (version.status && scope.subresource !== "status" && !strategyFor(info).statusOnCreate) {
       delete obj.status;
     }
+    // Before admission, as kube fills the system fields before validation (a Job's generated
+    // selector names its uid).
+    m.uid = newUid();
     admit(this.hooks, scope, obj, undefined);
     if (!m.name) {
       throw errors.invalid(info.kind, info.group, "", [
@@ -192,7 +197,6 @@ export class ObjectRest {
         throw errors.alreadyExists(gr(info), m.name);
       }
     }
-    m.uid = newUid();
     m.creationTimestamp = nowTime();
     if (info.generation) m.generation = 1;
     if (opts.managedFields) m.managedFields = opts.managedFields;
@@ -218,6 +222,8 @@ export class ObjectRest {
 
   /** The stored form: storage version, type meta and metadata first (as clients print it). */
   private toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
+    if (info.convert && obj.apiVersion !== storageApiVersion(info))
+      obj = info.convert(obj, storageVersion(info).name);
     const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
     const ordered: KubeObject = {
       apiVersion: storageApiVersion(info),
@@ -306,7 +312,10 @@ export class ObjectRest {
     admit(this.hooks, scope, obj, old);
     if (
       info.generation &&
-      !deepEqual(generationRelevant(info, version, obj), generationRelevant(info, version, old))
+      !deepEqual(
+        generationRelevant(info, version, obj),
+        generationRelevant(info, version, info.convert ? oldStored : old),
+      )
     ) {
       nm.generation = (om.generation ?? 0) + 1;
     }

@@ -84,6 +84,24 @@ export function decodeBuiltin(
   if (!schema) return;
   reportUnknown(info, version, prune(obj, schema, true), fieldValidation, warnings);
   dropGoEmpties(obj, schema);
+  // Defaulting and validation work on the stored version, as kube's work on the internal one.
+  const storage = storageVersion(info);
+  if (info.convert && version.name !== storage.name) {
+    const converted = info.convert(
+      { ...obj, apiVersion: groupVersion(info.group, version.name) },
+      storage.name,
+    );
+    // The metadata object stays the same one: the caller holds it and fills system fields.
+    const meta = obj.metadata;
+    for (const k of Object.keys(obj)) delete obj[k];
+    Object.assign(obj, converted);
+    if (meta) {
+      const annotations = converted.metadata?.annotations;
+      if (annotations) meta.annotations = annotations;
+      else delete meta.annotations;
+      obj.metadata = meta;
+    }
+  }
 }
 
 /**
@@ -175,7 +193,7 @@ export function fromStorage(
   version: ResourceVersionInfo,
   stored: KubeObject,
 ): KubeObject {
-  const out = deepClone(stored);
+  const out = info.convert ? info.convert(deepClone(stored), version.name) : deepClone(stored);
   out.apiVersion = groupVersion(info.group, version.name);
   out.kind = info.kind;
   if (info.custom && version.schema) {

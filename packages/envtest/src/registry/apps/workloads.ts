@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from "../../api/types.js";
 import { defaultPodTemplate } from "../core/pod-defaults.js";
-import { namedPrinter } from "../printing.js";
+import { namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateWorkload } from "../workload-validation.js";
 
@@ -36,23 +36,25 @@ export const deployments: ResourceStrategy = {
   },
   validate: (o) => validateWorkload("Deployment", o),
   printer: () =>
-    namedPrinter(
-      [
-        readyColumn,
-        {
-          name: "Up-to-date",
-          type: "string",
-          description:
-            "Total number of non-terminated pods targeted by this deployment that have the desired template spec.",
-        },
-        {
-          name: "Available",
-          type: "string",
-          description:
-            "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
-        },
-      ],
-      (o) => [readyOfDesired(o), st(o).updatedReplicas ?? 0, st(o).availableReplicas ?? 0],
+    templateWide(
+      namedPrinter(
+        [
+          readyColumn,
+          {
+            name: "Up-to-date",
+            type: "string",
+            description:
+              "Total number of non-terminated pods targeted by this deployment that have the desired template spec.",
+          },
+          {
+            name: "Available",
+            type: "string",
+            description:
+              "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
+          },
+        ],
+        (o) => [readyOfDesired(o), st(o).updatedReplicas ?? 0, st(o).availableReplicas ?? 0],
+      ),
     ),
 };
 
@@ -65,13 +67,15 @@ export const replicaSets: ResourceStrategy = {
   },
   validate: (o) => validateWorkload("ReplicaSet", o),
   printer: () =>
-    namedPrinter(
-      [
-        { name: "Desired", type: "integer", description: "Number of desired pods." },
-        { name: "Current", type: "integer", description: "Number of actual pods." },
-        { name: "Ready", type: "integer", description: "Number of ready pods." },
-      ],
-      (o) => [sp(o).replicas ?? 0, st(o).replicas ?? 0, st(o).readyReplicas ?? 0],
+    templateWide(
+      namedPrinter(
+        [
+          { name: "Desired", type: "integer", description: "Number of desired pods." },
+          { name: "Current", type: "integer", description: "Number of actual pods." },
+          { name: "Ready", type: "integer", description: "Number of ready pods." },
+        ],
+        (o) => [sp(o).replicas ?? 0, st(o).replicas ?? 0, st(o).readyReplicas ?? 0],
+      ),
     ),
 };
 
@@ -91,7 +95,11 @@ export const statefulSets: ResourceStrategy = {
     defaultPodTemplate(spec);
   },
   validate: (o) => validateWorkload("StatefulSet", o),
-  printer: () => namedPrinter([readyColumn], (o) => [readyOfDesired(o)]),
+  printer: () =>
+    templateWide(
+      namedPrinter([readyColumn], (o) => [readyOfDesired(o)]),
+      { selector: false },
+    ),
 };
 
 export const daemonSets: ResourceStrategy = {
@@ -108,4 +116,59 @@ export const daemonSets: ResourceStrategy = {
     defaultPodTemplate(spec);
   },
   validate: (o) => validateWorkload("DaemonSet", o),
+  printer: () =>
+    templateWide(
+      namedPrinter(
+        [
+          {
+            name: "Desired",
+            type: "integer",
+            description: "The desired number of nodes that should be running the daemon pod.",
+          },
+          {
+            name: "Current",
+            type: "integer",
+            description:
+              "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.",
+          },
+          {
+            name: "Ready",
+            type: "integer",
+            description:
+              "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.",
+          },
+          {
+            name: "Up-to-date",
+            type: "integer",
+            description: "The total number of nodes that are running updated daemon pod",
+          },
+          {
+            name: "Available",
+            type: "integer",
+            description:
+              "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)",
+          },
+          {
+            name: "Node Selector",
+            type: "string",
+            description:
+              "NodeSelector is a selector which must be true for the pod to fit on a node.",
+          },
+        ],
+        (o) => {
+          const ns = objectAt(objectAt(objectAt(sp(o).template).spec).nodeSelector);
+          const sel = Object.entries(ns)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(",");
+          return [
+            st(o).desiredNumberScheduled ?? 0,
+            st(o).currentNumberScheduled ?? 0,
+            st(o).numberReady ?? 0,
+            st(o).updatedNumberScheduled ?? 0,
+            st(o).numberAvailable ?? 0,
+            sel || "<none>",
+          ];
+        },
+      ),
+    ),
 };

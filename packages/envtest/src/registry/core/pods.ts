@@ -9,10 +9,84 @@ import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
 import { defaultPodSpec } from "./pod-defaults.js";
 
-function countReady(o: KubeObject): string {
-  const statuses = (objectAt(o.status).containerStatuses as JsonObject[] | undefined) ?? [];
-  const total = (objectAt(o.spec).containers as unknown[] | undefined)?.length ?? 0;
-  return `${statuses.filter((s) => s.ready).length}/${total}`;
+/**
+ * kubectl's READY, STATUS and RESTARTS cells as kube's pod printer derives them from the
+ * container statuses: init progress (`Init:0/1`), waiting and terminated reasons
+ * (`CrashLoopBackOff`, `Completed`, `ExitCode:1`), `Terminating`.
+ */
+function podCells(o: KubeObject): [ready: string, status: string, restarts: string] {
+  const status = objectAt(o.status);
+  const spec = objectAt(o.spec);
+  let reason = String(status.reason || status.phase || "Pending");
+  let restarts = 0;
+  let lastRestart: string | undefined;
+  const note = (c: JsonObject) => {
+    restarts += Number(c.restartCount ?? 0);
+    const finished = objectAt(objectAt(c.lastState).terminated).finishedAt;
+    if (typeof finished === "string" && (!lastRestart || finished > lastRestart))
+      lastRestart = finished;
+  };
+  const inits = (status.initContainerStatuses ?? []) as JsonObject[];
+  let initializing = false;
+  inits.forEach((c, i) => {
+    note(c);
+    const state = objectAt(c.state);
+    const term = objectAt(state.terminated);
+    const wait = objectAt(state.waiting);
+    if (state.terminated !== undefined && term.exitCode === 0) return;
+    if (initializing) return;
+    initializing = true;
+    if (state.terminated !== undefined)
+      reason = term.reason
+        ? `Init:${term.reason}`
+        : term.signal
+          ? `Init:Signal:${term.signal}`
+          : `Init:ExitCode:${term.exitCode}`;
+    else if (wait.reason && wait.reason !== "PodInitializing") reason = `Init:${wait.reason}`;
+    else reason = `Init:${i}/${((spec.initContainers as unknown[]) ?? []).length}`;
+  });
+  let ready = 0;
+  if (!initializing) {
+    restarts = 0;
+    let running = false;
+    const statuses = (status.containerStatuses ?? []) as JsonObject[];
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const c = statuses[i]!;
+      note(c);
+      const state = objectAt(c.state);
+      const wait = objectAt(state.waiting);
+      const term = objectAt(state.terminated);
+      if (wait.reason) reason = String(wait.reason);
+      else if (term.reason) reason = String(term.reason);
+      else if (state.terminated !== undefined)
+        reason = term.signal ? `Signal:${term.signal}` : `ExitCode:${term.exitCode}`;
+      else if (c.ready && state.running !== undefined) {
+        running = true;
+        ready++;
+      }
+    }
+    if (reason === "Completed" && running) {
+      const conditions = (status.conditions ?? []) as JsonObject[];
+      reason = conditions.some((c) => c.type === "Ready" && c.status === "True")
+        ? "Running"
+        : "NotReady";
+    }
+  }
+  if (o.metadata?.deletionTimestamp)
+    reason = status.reason === "NodeLost" ? "Unknown" : "Terminating";
+  const total = ((spec.containers as unknown[]) ?? []).length;
+  const restartCell = lastRestart ? `${restarts} (${age(lastRestart)} ago)` : String(restarts);
+  return [`${ready}/${total}`, reason, restartCell];
+}
+
+function readinessGates(o: KubeObject): string {
+  const gates = (objectAt(o.spec).readinessGates ?? []) as JsonObject[];
+  if (gates.length === 0) return "<none>";
+  const conditions = (objectAt(o.status).conditions ?? []) as JsonObject[];
+  const passed = gates.filter((g) =>
+    conditions.some((c) => c.type === g.conditionType && c.status === "True"),
+  ).length;
+  return `${passed}/${gates.length}`;
 }
 
 export const pods: ResourceStrategy = {
@@ -77,15 +151,27 @@ export const pods: ResourceStrategy = {
         priority: 1,
         description: "The name of the node this pod is assigned to",
       },
+      {
+        name: "Nominated Node",
+        type: "string",
+        priority: 1,
+        description: "The name of the node the pod is nominated to run on",
+      },
+      {
+        name: "Readiness Gates",
+        type: "string",
+        priority: 1,
+        description: "The readiness gates of the pod",
+      },
     ],
     cells: (o) => [
       o.metadata?.name,
-      countReady(o),
-      o.metadata?.deletionTimestamp ? "Terminating" : (objectAt(o.status).phase ?? "Pending"),
-      "0",
+      ...podCells(o),
       age(o.metadata?.creationTimestamp),
       objectAt(o.status).podIP ?? "<none>",
       objectAt(o.spec).nodeName ?? "<none>",
+      objectAt(o.status).nominatedNodeName ?? "<none>",
+      readinessGates(o),
     ],
   }),
 };
