@@ -29,10 +29,21 @@ const buckets = {
 
 const hashAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
+/** JSON with object keys sorted: equal templates hash equal whatever order their keys came in. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object")
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(v);
+}
+
 /** A short stable hash of a pod template, in the alphabet of pod-template-hash labels. */
 export function templateHash(template: unknown): string {
   const digest = createHash("sha256")
-    .update(JSON.stringify(template ?? {}))
+    .update(canonicalJson(template ?? {}))
     .digest();
   let out = "";
   for (let i = 0; i < 10; i++) out += hashAlphabet[digest[i]! % hashAlphabet.length];
@@ -69,6 +80,22 @@ function spec(o: KubeObject): JsonObject {
 function replicasOf(o: KubeObject): number {
   const r = spec(o).replicas;
   return typeof r === "number" ? r : 1;
+}
+
+/** A ReplicaSet's `deployment.kubernetes.io/revision`. */
+function revisionOf(rs: KubeObject): number {
+  return Number(rs.metadata?.annotations?.["deployment.kubernetes.io/revision"] ?? 0) || 0;
+}
+
+/** The Deployment's annotations a new ReplicaSet carries (kubernetes.io/change-cause, ...). */
+function copiedAnnotations(d: KubeObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) {
+    if (k === "kubectl.kubernetes.io/last-applied-configuration") continue;
+    if (k.startsWith("deployment.kubernetes.io/")) continue;
+    out[k] = v;
+  }
+  return out;
 }
 
 function templateLabels(o: KubeObject): Record<string, string> {
@@ -196,13 +223,18 @@ export class WorkloadControllers {
     const rsName = `${d.metadata?.name}-${hash}`;
     const owned = this.store.list(buckets.replicasets, ns).filter((rs) => ownedBy(rs, d));
     const desired = replicasOf(d);
+    const maxRevision = Math.max(0, ...owned.map(revisionOf));
     let current = owned.find((rs) => rs.metadata?.name === rsName);
+    // A paused Deployment rolls out nothing new (kubectl rollout pause).
+    if (!current && spec(d).paused === true) {
+      this.deploymentStatus(d, undefined, owned, desired);
+      return;
+    }
     if (!current) {
       const template = deepClone(
         (spec(d).template ?? {}) as { metadata?: JsonObject; spec?: JsonObject },
       );
       const labels = { ...templateLabels(d), "pod-template-hash": hash };
-      const revision = owned.length + 1;
       current = this.client.create("apps", "v1", "replicasets", {
         apiVersion: "apps/v1",
         kind: "ReplicaSet",
@@ -211,7 +243,8 @@ export class WorkloadControllers {
           namespace: ns,
           labels,
           annotations: {
-            "deployment.kubernetes.io/revision": String(revision),
+            ...copiedAnnotations(d),
+            "deployment.kubernetes.io/revision": String(maxRevision + 1),
             "deployment.kubernetes.io/desired-replicas": String(desired),
           },
           ownerReferences: [controllerRef(d)],
@@ -230,10 +263,25 @@ export class WorkloadControllers {
           template: { ...template, metadata: { ...(template.metadata ?? {}), labels } },
         },
       });
-    } else if (replicasOf(current) !== desired) {
-      modify(this.store, buckets.replicasets, current, (c) => {
-        (c.spec as JsonObject).replicas = desired;
-      });
+    } else {
+      // Rolling back to an older template reuses its ReplicaSet under the next revision and
+      // records the revisions it had (`deployment.kubernetes.io/revision-history`).
+      const revision = revisionOf(current);
+      const reactivated = revision < maxRevision;
+      if (reactivated || replicasOf(current) !== desired) {
+        modify(this.store, buckets.replicasets, current, (c) => {
+          (c.spec as JsonObject).replicas = desired;
+          if (!reactivated) return;
+          const a = { ...(c.metadata?.annotations ?? {}), ...copiedAnnotations(d) };
+          const history = a["deployment.kubernetes.io/revision-history"];
+          a["deployment.kubernetes.io/revision-history"] = history
+            ? `${history},${revision}`
+            : String(revision);
+          a["deployment.kubernetes.io/revision"] = String(maxRevision + 1);
+          a["deployment.kubernetes.io/desired-replicas"] = String(desired);
+          if (c.metadata) c.metadata.annotations = a;
+        });
+      }
     }
     for (const old of owned) {
       if (old.metadata?.name !== rsName && replicasOf(old) !== 0) {
@@ -242,8 +290,40 @@ export class WorkloadControllers {
         });
       }
     }
+    this.cleanupHistory(d, rsName);
     const latest = this.store.get(buckets.replicasets, ns, rsName) ?? current;
-    const rsStatus = (latest.status ?? {}) as JsonObject;
+    this.deploymentStatus(d, latest, owned, desired);
+  }
+
+  /** Old ReplicaSets beyond `revisionHistoryLimit` (scaled to zero) are deleted, oldest first. */
+  private cleanupHistory(d: KubeObject, currentName: string): void {
+    const limit = Number(spec(d).revisionHistoryLimit ?? 10);
+    const old = this.store
+      .list(buckets.replicasets, d.metadata?.namespace)
+      .filter(
+        (rs) =>
+          ownedBy(rs, d) &&
+          rs.metadata?.name !== currentName &&
+          !rs.metadata?.deletionTimestamp &&
+          replicasOf(rs) === 0 &&
+          Number((rs.status as JsonObject | undefined)?.replicas ?? 0) === 0,
+      )
+      .sort((a, b) => revisionOf(a) - revisionOf(b));
+    for (const rs of old.slice(0, Math.max(0, old.length - limit)))
+      this.client.delete("apps", "replicasets", rs);
+  }
+
+  private deploymentStatus(
+    d: KubeObject,
+    latest: KubeObject | undefined,
+    owned: KubeObject[],
+    desired: number,
+  ): void {
+    const rsName = latest?.metadata?.name ?? "";
+    const revision = latest
+      ? latest.metadata?.annotations?.["deployment.kubernetes.io/revision"]
+      : undefined;
+    const rsStatus = (latest?.status ?? {}) as JsonObject;
     const ready = Number(rsStatus.readyReplicas ?? 0);
     const total = owned.reduce(
       (n, rs) => n + Number((rs.status as JsonObject | undefined)?.replicas ?? 0),
@@ -251,6 +331,12 @@ export class WorkloadControllers {
     );
     const now = nowTime();
     modify(this.store, buckets.deployments, d, (c) => {
+      if (revision && c.metadata) {
+        c.metadata.annotations = {
+          ...(c.metadata.annotations ?? {}),
+          "deployment.kubernetes.io/revision": revision,
+        };
+      }
       const prev = (c.status ?? {}) as JsonObject;
       const prevConds = (prev.conditions as JsonObject[] | undefined) ?? [];
       const cond = (type: string, status: string, reason: string, message: string): JsonObject => {
@@ -287,19 +373,21 @@ export class WorkloadControllers {
                 "MinimumReplicasUnavailable",
                 "Deployment does not have minimum availability.",
               ),
-          available
-            ? cond(
-                "Progressing",
-                "True",
-                "NewReplicaSetAvailable",
-                `ReplicaSet "${rsName}" has successfully progressed.`,
-              )
-            : cond(
-                "Progressing",
-                "True",
-                "ReplicaSetUpdated",
-                `ReplicaSet "${rsName}" is progressing.`,
-              ),
+          spec(c).paused === true
+            ? cond("Progressing", "Unknown", "DeploymentPaused", "Deployment is paused")
+            : available && latest
+              ? cond(
+                  "Progressing",
+                  "True",
+                  "NewReplicaSetAvailable",
+                  `ReplicaSet "${rsName}" has successfully progressed.`,
+                )
+              : cond(
+                  "Progressing",
+                  "True",
+                  "ReplicaSetUpdated",
+                  `ReplicaSet "${rsName}" is progressing.`,
+                ),
         ],
       };
       if (!ready) delete (c.status as JsonObject).readyReplicas;
