@@ -15,6 +15,7 @@ import { endpoints } from "./core/endpoints.js";
 import { coreEvents, eventsV1 } from "./core/events.js";
 import { namespaces } from "./core/namespaces.js";
 import { nodes } from "./core/nodes.js";
+import { persistentVolumeClaims } from "./core/persistent-volume-claims.js";
 import { pods } from "./core/pods.js";
 import { replicationControllers } from "./core/replication-controllers.js";
 import { serviceAccounts } from "./core/service-accounts.js";
@@ -50,6 +51,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["rbac.authorization.k8s.io/clusterroles", rbacObjects],
   ["rbac.authorization.k8s.io/clusterrolebindings", roleBindings],
   ["/endpoints", endpoints],
+  ["/persistentvolumeclaims", persistentVolumeClaims],
   ["/replicationcontrollers", replicationControllers],
   ["policy/poddisruptionbudgets", podDisruptionBudgets],
   ["autoscaling/horizontalpodautoscalers", horizontalPodAutoscalers],

@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from "../../api/types.js";
 import { defaultPodTemplate } from "../core/pod-defaults.js";
+import { immutableSelector, statefulSetUpdate } from "../immutability.js";
 import { namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateWorkload } from "../workload-validation.js";
@@ -35,6 +36,7 @@ export const deployments: ResourceStrategy = {
     defaultPodTemplate(spec);
   },
   validate: (o) => validateWorkload("Deployment", o),
+  validateUpdate: immutableSelector,
   printer: () =>
     templateWide(
       namedPrinter(
@@ -66,6 +68,7 @@ export const replicaSets: ResourceStrategy = {
     defaultPodTemplate(spec);
   },
   validate: (o) => validateWorkload("ReplicaSet", o),
+  validateUpdate: immutableSelector,
   printer: () =>
     templateWide(
       namedPrinter(
@@ -95,6 +98,7 @@ export const statefulSets: ResourceStrategy = {
     defaultPodTemplate(spec);
   },
   validate: (o) => validateWorkload("StatefulSet", o),
+  validateUpdate: statefulSetUpdate,
   printer: () =>
     templateWide(
       namedPrinter([readyColumn], (o) => [readyOfDesired(o)]),
@@ -116,6 +120,7 @@ export const daemonSets: ResourceStrategy = {
     defaultPodTemplate(spec);
   },
   validate: (o) => validateWorkload("DaemonSet", o),
+  validateUpdate: immutableSelector,
   printer: () =>
     templateWide(
       namedPrinter(

@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from "../../api/types.js";
 import { defaultPodTemplate } from "../core/pod-defaults.js";
+import { jobUpdate } from "../immutability.js";
 import { humanDuration, namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateWorkload } from "../workload-validation.js";
@@ -69,6 +70,7 @@ export const jobs: ResourceStrategy = {
     defaultPodTemplate(spec);
   },
   validate: (o) => validateWorkload("Job", o),
+  validateUpdate: jobUpdate,
   printer: () =>
     templateWide(
       namedPrinter(

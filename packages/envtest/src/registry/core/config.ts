@@ -1,5 +1,6 @@
 /** ConfigMaps and Secrets (`pkg/registry/core/{configmap,secret}`): key validation, a Secret's type and stringData, and their columns. */
 import { isObject, type KubeObject } from "../../api/types.js";
+import { immutableData } from "../immutability.js";
 import { namedPrinter } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateConfigKeys } from "../workload-validation.js";
@@ -9,6 +10,7 @@ const count = (o: KubeObject, field: string) => Object.keys(objectAt(o[field])).
 export const configMaps: ResourceStrategy = {
   nameRule: "subdomain",
   validate: (o) => validateConfigKeys(o, ["data", "binaryData"]),
+  validateUpdate: immutableData(["data", "binaryData"]),
   printer: () =>
     namedPrinter(
       [{ name: "Data", type: "string", description: "Data contains the configuration data." }],
@@ -29,6 +31,17 @@ export const secrets: ResourceStrategy = {
     }
   },
   validate: (o) => validateConfigKeys(o, ["data"]),
+  validateUpdate(o, old) {
+    const errs = immutableData(["data"])(o, old);
+    if (o.type !== old.type)
+      errs.unshift({
+        type: "FieldValueInvalid",
+        field: "type",
+        value: o.type ?? "",
+        detail: "field is immutable",
+      });
+    return errs;
+  },
   printer: () =>
     namedPrinter(
       [

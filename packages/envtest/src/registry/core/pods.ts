@@ -4,6 +4,7 @@
  * to a node (the kubelet, or envtest's simulator, removes them) and kubectl's pod columns.
  */
 import type { JsonObject, KubeObject } from "../../api/types.js";
+import { podUpdate } from "../immutability.js";
 import { age, ageColumn, nameColumn } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
@@ -112,6 +113,7 @@ export const pods: ResourceStrategy = {
     if (status.qosClass === undefined) status.qosClass = "BestEffort";
   },
   validate: (o) => validatePodSpec(o.spec, "spec"),
+  validateUpdate: (o, old, subresource) => (subresource === undefined ? podUpdate(o, old) : []),
   gracePeriodSeconds(pod, requested) {
     const spec = objectAt(pod.spec);
     const phase = objectAt(pod.status).phase;
