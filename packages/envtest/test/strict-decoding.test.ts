@@ -96,4 +96,39 @@ describe("strict decoding of built-ins", () => {
     expect(ignored.headers.warning).toBeUndefined();
     expect(ignored.body.spec.ports).toEqual([{ port: 80, protocol: "TCP", targetPort: 80 }]);
   });
+
+  it("reports duplicate fields of a JSON body (objects and list items)", async () => {
+    const text =
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup","name":"dup"},"data":{"a":"1","a":"2"}}';
+    const strict = await api(
+      env,
+      "POST",
+      "/api/v1/namespaces/s/configmaps?fieldValidation=Strict",
+      text,
+    );
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name", duplicate field "data.a"',
+    );
+    const warn = await api(
+      env,
+      "POST",
+      "/api/v1/namespaces/s/configmaps?fieldValidation=Warn",
+      text,
+    );
+    expect(warn.status).toBe(201);
+    expect(warn.headers.warning).toBe(
+      '299 - "duplicate field \\"metadata.name\\"", 299 - "duplicate field \\"data.a\\""',
+    );
+    expect(warn.body.data).toEqual({ a: "2" });
+    const listed =
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"dups"},"spec":{"ports":[{"port":80},{"port":81,"port":82,"name":"b"}]}}';
+    const r = await api(
+      env,
+      "POST",
+      "/api/v1/namespaces/s/services?fieldValidation=Strict",
+      listed,
+    );
+    expect(r.body.message).toContain('strict decoding error: duplicate field "spec.ports[1].port"');
+  });
 });

@@ -365,3 +365,15 @@ describe("protobuf", () => {
     expect(decodeProtobuf(hook)).toMatchObject({ webhooks: [{ name: "w.example.com" }] });
   });
 });
+
+describe("duplicate JSON fields", () => {
+  it("finds repeated keys with their paths, escapes and nesting included", async () => {
+    const { duplicateFields } = await import("../src/http/json-duplicates.js");
+    expect(duplicateFields('{"a":1,"b":{"c":[{"d":1,"d":2},{"d":"x,}]"}]},"a":3}')).toEqual([
+      "b.c[0].d",
+      "a",
+    ]);
+    expect(duplicateFields('{"k\\u0061":1,"ka":2,"s":"\\"a\\":1"}')).toEqual(["ka"]);
+    expect(duplicateFields('{"a":{"x":1},"b":{"x":1}}')).toEqual([]);
+  });
+});

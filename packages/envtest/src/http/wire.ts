@@ -7,7 +7,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { isObject, type KubeObject } from "../api/types.js";
+import { duplicateFields } from "./json-duplicates.js";
 import { decodeProtobuf } from "./protobuf.js";
+
+const duplicates = new WeakMap<object, string[]>();
+
+/** The duplicate fields of the JSON body `obj` was decoded from (strict decoding reports them). */
+export function duplicateFieldsOf(obj: object): string[] {
+  return duplicates.get(obj) ?? [];
+}
 
 export function sendJson(
   res: ServerResponse,
@@ -90,10 +98,12 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
   }
   let v: unknown;
   try {
-    v =
-      ct === "application/yaml"
-        ? parseYaml(raw.toString("utf8"))
-        : JSON.parse(raw.toString("utf8"));
+    const text = raw.toString("utf8");
+    v = ct === "application/yaml" ? parseYaml(text) : JSON.parse(text);
+    if (ct !== "application/yaml" && isObject(v)) {
+      const d = duplicateFields(text);
+      if (d.length) duplicates.set(v, d);
+    }
   } catch (e) {
     throw errors.badRequest(`Object '${kindHint}' is invalid: ${(e as Error).message}`);
   }

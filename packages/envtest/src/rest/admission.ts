@@ -106,9 +106,23 @@ export function admit(
   const strategy = strategyFor(info);
   const fieldErrors: FieldError[] = [];
   if (info.custom) {
-    coerceCustomResource(info, scope.version, obj, fieldValidationOf(scope.query), scope.warnings);
+    coerceCustomResource(
+      info,
+      scope.version,
+      obj,
+      fieldValidationOf(scope.query),
+      scope.warnings,
+      scope.duplicateFields,
+    );
   } else {
-    decodeBuiltin(info, scope.version, obj, fieldValidationOf(scope.query), scope.warnings);
+    decodeBuiltin(
+      info,
+      scope.version,
+      obj,
+      fieldValidationOf(scope.query),
+      scope.warnings,
+      scope.duplicateFields,
+    );
     strategy.defaults?.(obj);
   }
   for (const hook of hooks) hook.admit?.(scope, obj, old);

@@ -44,10 +44,11 @@ export function coerceCustomResource(
   obj: KubeObject,
   fieldValidation: FieldValidation,
   warnings: string[],
+  duplicates: readonly string[] = [],
 ): void {
   const schema = version.schema;
   if (!schema) return;
-  reportUnknown(info, version, prune(obj, schema, true), fieldValidation, warnings);
+  reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
   dropNonNullableNulls(obj, schema);
   applyDefaults(obj, schema);
 }
@@ -79,10 +80,11 @@ export function decodeBuiltin(
   obj: KubeObject,
   fieldValidation: FieldValidation,
   warnings: string[],
+  duplicates: readonly string[] = [],
 ): void {
   const schema = builtinSchema(info, version);
   if (!schema) return;
-  reportUnknown(info, version, prune(obj, schema, true), fieldValidation, warnings);
+  reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
   dropGoEmpties(obj, schema);
   // Defaulting and validation work on the stored version, as kube's work on the internal one.
   const storage = storageVersion(info);
@@ -150,18 +152,21 @@ function reportUnknown(
   info: ResourceInfo,
   version: ResourceVersionInfo,
   pruned: readonly string[],
+  duplicates: readonly string[],
   fieldValidation: FieldValidation,
   warnings: string[],
 ): void {
-  if (pruned.length === 0 || fieldValidation === "Ignore") return;
+  if ((pruned.length === 0 && duplicates.length === 0) || fieldValidation === "Ignore") return;
+  const problems = [
+    ...duplicates.map((p) => `duplicate field "${p}"`),
+    ...pruned.map((p) => `unknown field "${p}"`),
+  ];
   if (fieldValidation === "Strict") {
     throw errors.badRequest(
-      `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: strict decoding error: ${pruned
-        .map((p) => `unknown field "${p}"`)
-        .join(", ")}`,
+      `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: strict decoding error: ${problems.join(", ")}`,
     );
   }
-  for (const p of pruned) warnings.push(`unknown field "${p}"`);
+  warnings.push(...problems);
 }
 
 /** Validation of the object body against the schema (metadata is validated separately). */

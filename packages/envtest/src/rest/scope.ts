@@ -23,6 +23,8 @@ export interface RequestScope {
   manager: string;
   /** Warnings to send back as `Warning: 299` headers. */
   warnings: string[];
+  /** Fields the JSON body repeated (`spec.replicas`), for strict decoding. */
+  duplicateFields?: readonly string[];
 }
 
 /** Go's strconv.ParseBool, as the apiserver parses boolean query parameters. */
