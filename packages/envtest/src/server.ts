@@ -12,6 +12,7 @@ import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { DisruptionController } from "./controllers/disruption.js";
+import { EndpointsController } from "./controllers/endpoints.js";
 import { ServiceAccountsController } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
 import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
@@ -20,6 +21,7 @@ import { ApiServerMetrics } from "./http/metrics.js";
 import { serverSideApply } from "./rest/apply.js";
 import { bindPod } from "./rest/binding.js";
 import { evictPod } from "./rest/eviction.js";
+import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
@@ -66,11 +68,16 @@ export class ApiServer {
     this.serviceIps = new ServiceIpAllocator(this.store);
     this.serviceAccountTokens = new ServiceAccountTokens(this.store);
     this.auth.serviceAccounts = this.serviceAccountTokens;
-    this.rest.hooks.push(crdAdmission, this.serviceIps);
+    this.rest.hooks.push(crdAdmission, this.serviceIps, new NodePortAllocator(this.store));
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
     this.disruption = new DisruptionController(this.store);
     this.controllers.push(this.disruption);
+    this.controllers.push(
+      new EndpointsController(this.store, {
+        create: (group, version, resource, obj) => this.systemCreate(group, version, resource, obj),
+      }),
+    );
     this.controllers.push(
       new ServiceAccountsController(this.store, (obj) => {
         this.systemCreate("", "v1", "serviceaccounts", obj);
@@ -142,6 +149,22 @@ export class ApiServer {
         ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: 6443 }],
         type: "ClusterIP",
       },
+    });
+    // kube-apiserver's endpoint reconciler keeps the `kubernetes` Service pointing at itself.
+    this.systemCreate("", "v1", "endpoints", {
+      apiVersion: "v1",
+      kind: "Endpoints",
+      metadata: {
+        name: "kubernetes",
+        namespace: "default",
+        labels: { "endpointslice.kubernetes.io/skip-mirror": "true" },
+      },
+      subsets: [
+        {
+          addresses: [{ ip: "127.0.0.1" }],
+          ports: [{ name: "https", port: 6443, protocol: "TCP" }],
+        },
+      ],
     });
   }
 

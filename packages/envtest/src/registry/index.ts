@@ -21,6 +21,7 @@ import { replicationControllers } from "./core/replication-controllers.js";
 import { serviceAccounts } from "./core/service-accounts.js";
 import { services } from "./core/services.js";
 import { customResources } from "./custom/custom-resources.js";
+import { endpointSlices } from "./discovery/endpoint-slices.js";
 import { ingresses } from "./networking/ingresses.js";
 import { podDisruptionBudgets } from "./policy/pod-disruption-budgets.js";
 import { rbacObjects, roleBindings } from "./rbac/rbac.js";
@@ -51,6 +52,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["rbac.authorization.k8s.io/clusterroles", rbacObjects],
   ["rbac.authorization.k8s.io/clusterrolebindings", roleBindings],
   ["/endpoints", endpoints],
+  ["discovery.k8s.io/endpointslices", endpointSlices],
   ["/persistentvolumeclaims", persistentVolumeClaims],
   ["/replicationcontrollers", replicationControllers],
   ["policy/poddisruptionbudgets", podDisruptionBudgets],

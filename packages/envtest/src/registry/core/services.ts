@@ -30,6 +30,13 @@ export const services: ResourceStrategy = {
       if (p.protocol === undefined) p.protocol = "TCP";
       if (p.targetPort === undefined) p.targetPort = p.port;
     }
+    if (
+      (spec.type === "NodePort" || spec.type === "LoadBalancer") &&
+      spec.externalTrafficPolicy === undefined
+    )
+      spec.externalTrafficPolicy = "Cluster";
+    if (spec.type === "LoadBalancer" && spec.allocateLoadBalancerNodePorts === undefined)
+      spec.allocateLoadBalancerNodePorts = true;
     if (spec.type !== "ExternalName") {
       if (spec.ipFamilies === undefined) spec.ipFamilies = ["IPv4"];
       if (spec.ipFamilyPolicy === undefined) spec.ipFamilyPolicy = "SingleStack";
