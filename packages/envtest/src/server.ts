@@ -24,6 +24,7 @@ import { evictPod } from "./rest/eviction.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
 import type { RequestScope } from "./rest/scope.js";
+import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
 import { requestToken } from "./rest/token-request.js";
 import { Store } from "./store/store.js";
@@ -68,7 +69,12 @@ export class ApiServer {
     this.serviceIps = new ServiceIpAllocator(this.store);
     this.serviceAccountTokens = new ServiceAccountTokens(this.store);
     this.auth.serviceAccounts = this.serviceAccountTokens;
-    this.rest.hooks.push(crdAdmission, this.serviceIps, new NodePortAllocator(this.store));
+    this.rest.hooks.push(
+      crdAdmission,
+      this.serviceIps,
+      new NodePortAllocator(this.store),
+      new ServiceAccountAdmission(this.store),
+    );
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
     this.disruption = new DisruptionController(this.store);

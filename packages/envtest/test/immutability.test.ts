@@ -36,10 +36,15 @@ describe("immutable fields", () => {
       metadata: { name: "p" },
       spec: { containers: [{ name: "c", image: "busybox:1" }] },
     });
-    expect(
-      (await merge(`${ns}/pods/p`, { spec: { containers: [{ name: "c", image: "busybox:2" }] } }))
-        .status,
-    ).toBe(200);
+    // A strategic merge patch (kubectl set image) keeps the token volume mount admission added.
+    const image = await api(
+      env,
+      "PATCH",
+      `${ns}/pods/p`,
+      { spec: { containers: [{ name: "c", image: "busybox:2" }] } },
+      { contentType: "application/strategic-merge-patch+json" },
+    );
+    expect(image.status).toBe(200);
     const r = await api(
       env,
       "PATCH",

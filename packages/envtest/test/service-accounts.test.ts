@@ -43,3 +43,66 @@ describe("the default ServiceAccount", () => {
     });
   });
 });
+
+describe("ServiceAccount admission of pods", () => {
+  const pods = "/api/v1/namespaces/default/pods";
+  const pod = (name: string, spec: object = {}) => ({
+    metadata: { name },
+    spec: { containers: [{ name: "c", image: "busybox" }], ...spec },
+  });
+
+  it("runs pods as default with the projected token volume mounted", async () => {
+    const r = await api(env, "POST", pods, pod("sa-default"));
+    expect(r.status).toBe(201);
+    const spec = r.body.spec;
+    expect(spec).toMatchObject({ serviceAccountName: "default", serviceAccount: "default" });
+    expect(spec.volumes).toHaveLength(1);
+    const volume = spec.volumes[0];
+    expect(volume.name).toMatch(/^kube-api-access-[a-z0-9]{5}$/);
+    expect(volume.projected).toEqual({
+      sources: [
+        { serviceAccountToken: { expirationSeconds: 3607, path: "token" } },
+        { configMap: { name: "kube-root-ca.crt", items: [{ key: "ca.crt", path: "ca.crt" }] } },
+        {
+          downwardAPI: {
+            items: [
+              {
+                path: "namespace",
+                fieldRef: { apiVersion: "v1", fieldPath: "metadata.namespace" },
+              },
+            ],
+          },
+        },
+      ],
+      defaultMode: 420,
+    });
+    expect(spec.containers[0].volumeMounts).toEqual([
+      {
+        name: volume.name,
+        readOnly: true,
+        mountPath: "/var/run/secrets/kubernetes.io/serviceaccount",
+      },
+    ]);
+  });
+
+  it("refuses an account that does not exist and honours automountServiceAccountToken", async () => {
+    const missing = await api(env, "POST", pods, pod("sa-missing", { serviceAccountName: "nope" }));
+    expect(missing.status).toBe(403);
+    expect(missing.body.message).toBe(
+      'pods "sa-missing" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found',
+    );
+    const off = await api(
+      env,
+      "POST",
+      pods,
+      pod("sa-off", { automountServiceAccountToken: false }),
+    );
+    expect(off.body.spec).not.toHaveProperty("volumes");
+    await api(env, "POST", "/api/v1/namespaces/default/serviceaccounts", {
+      metadata: { name: "quiet" },
+      automountServiceAccountToken: false,
+    });
+    const quiet = await api(env, "POST", pods, pod("sa-quiet", { serviceAccountName: "quiet" }));
+    expect(quiet.body.spec.containers[0]).not.toHaveProperty("volumeMounts");
+  });
+});
