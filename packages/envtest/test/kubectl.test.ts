@@ -513,6 +513,20 @@ spec:
     expect(events.stdout).toMatch(/\s+Normal\s+Reconciled\s+widget\/described\s+all good$/m);
   });
 
+  it("re-applies an unchanged CRD as unchanged", async () => {
+    const crd = join(fixtures, "crds", "widgets.yaml");
+    // Installed by the environment, so the first apply adds kubectl's annotation.
+    const first = await kubectl(env, ["apply", "-f", crd]);
+    expect(first.stdout).toBe(
+      "customresourcedefinition.apiextensions.k8s.io/widgets.example.com configured",
+    );
+    const again = await kubectl(env, ["apply", "-f", crd]);
+    expect(again.stdout).toBe(
+      "customresourcedefinition.apiextensions.k8s.io/widgets.example.com unchanged",
+    );
+    expect(await kubectl(env, ["diff", "-f", crd])).toMatchObject({ code: 0, stdout: "" });
+  });
+
   it("explains custom resources from their CRD schema", async () => {
     const r = await kubectl(env, ["explain", "widgets.spec.mode"]);
     expect(r.code).toBe(0);

@@ -71,11 +71,6 @@ export function defaultCrd(crd: Crd): void {
     if (!names.listKind) names.listKind = `${names.kind}List`;
   }
   if (!spec.conversion) spec.conversion = { strategy: "None" };
-  for (const v of spec.versions ?? []) {
-    for (const c of v.additionalPrinterColumns ?? []) {
-      if (c.priority === undefined) c.priority = 0;
-    }
-  }
 }
 
 /**
