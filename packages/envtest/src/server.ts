@@ -23,6 +23,7 @@ import { bindPod } from "./rest/binding.js";
 import { evictPod } from "./rest/eviction.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
+import { PodSecurityAdmission } from "./rest/pod-security.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
@@ -74,6 +75,7 @@ export class ApiServer {
       this.serviceIps,
       new NodePortAllocator(this.store),
       new ServiceAccountAdmission(this.store),
+      new PodSecurityAdmission(this.store),
     );
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
