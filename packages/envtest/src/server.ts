@@ -21,6 +21,7 @@ import { ApiServerMetrics } from "./http/metrics.js";
 import { serverSideApply } from "./rest/apply.js";
 import { bindPod } from "./rest/binding.js";
 import { evictPod } from "./rest/eviction.js";
+import { LimitRanger } from "./rest/limit-ranger.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
 import { PodSecurityAdmission } from "./rest/pod-security.js";
@@ -75,6 +76,7 @@ export class ApiServer {
       this.serviceIps,
       new NodePortAllocator(this.store),
       new ServiceAccountAdmission(this.store),
+      new LimitRanger(this.store),
       new PodSecurityAdmission(this.store),
     );
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);

@@ -13,6 +13,7 @@ import { leases } from "./coordination/leases.js";
 import { configMaps, secrets } from "./core/config.js";
 import { endpoints } from "./core/endpoints.js";
 import { coreEvents, eventsV1 } from "./core/events.js";
+import { limitRanges } from "./core/limit-ranges.js";
 import { namespaces } from "./core/namespaces.js";
 import { nodes } from "./core/nodes.js";
 import { persistentVolumeClaims } from "./core/persistent-volume-claims.js";
@@ -52,6 +53,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["rbac.authorization.k8s.io/clusterroles", rbacObjects],
   ["rbac.authorization.k8s.io/clusterrolebindings", roleBindings],
   ["/endpoints", endpoints],
+  ["/limitranges", limitRanges],
   ["discovery.k8s.io/endpointslices", endpointSlices],
   ["/persistentvolumeclaims", persistentVolumeClaims],
   ["/replicationcontrollers", replicationControllers],

@@ -26,6 +26,8 @@ export interface ResourceStrategy {
   defaults?(o: KubeObject): void;
   /** Kind-specific validation beyond ObjectMeta. */
   validate?(o: KubeObject): FieldError[];
+  /** PrepareForCreate after admission plugins ran (a pod's QoS class from its final resources). */
+  prepareForCreate?(o: KubeObject): void;
   /** ValidateUpdate beyond `validate`: the fields an update may not change (immutability). */
   validateUpdate?(o: KubeObject, old: KubeObject, subresource: string | undefined): FieldError[];
   /** PrepareForUpdate: carries over from `old` what this request may not change. */

@@ -126,6 +126,7 @@ export function admit(
     strategy.defaults?.(obj);
   }
   for (const hook of hooks) hook.admit?.(scope, obj, old);
+  if (!old && !info.custom && scope.subresource === undefined) strategy.prepareForCreate?.(obj);
   fieldErrors.push(
     ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: strategy.nameRule }),
   );

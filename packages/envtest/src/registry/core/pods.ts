@@ -3,6 +3,7 @@
  * tolerations, a Pending BestEffort status), pod spec validation, graceful deletion of pods bound
  * to a node (the kubelet, or envtest's simulator, removes them) and kubectl's pod columns.
  */
+import { quantityValue } from "../../api/quantity.js";
 import type { JsonObject, KubeObject } from "../../api/types.js";
 import { podUpdate } from "../immutability.js";
 import { age, ageColumn, nameColumn } from "../printing.js";
@@ -80,6 +81,27 @@ function podCells(o: KubeObject): [ready: string, status: string, restarts: stri
   return [`${ready}/${total}`, reason, restartCell];
 }
 
+/** qos.GetPodQOS: Guaranteed when every container limits and requests cpu and memory equally. */
+function qosClass(spec: JsonObject): string {
+  const containers = [
+    ...((spec.initContainers ?? []) as JsonObject[]),
+    ...((spec.containers ?? []) as JsonObject[]),
+  ];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const r = objectAt(c.resources);
+    const requests = objectAt(r.requests);
+    const limits = objectAt(r.limits);
+    if (Object.keys(requests).length || Object.keys(limits).length) any = true;
+    for (const k of ["cpu", "memory"]) {
+      const l = quantityValue(limits[k]);
+      if (l === undefined || quantityValue(requests[k] ?? limits[k]) !== l) guaranteed = false;
+    }
+  }
+  return guaranteed ? "Guaranteed" : any ? "Burstable" : "BestEffort";
+}
+
 function readinessGates(o: KubeObject): string {
   const gates = (objectAt(o.spec).readinessGates ?? []) as JsonObject[];
   if (gates.length === 0) return "<none>";
@@ -108,9 +130,22 @@ export const pods: ResourceStrategy = {
         tolerationSeconds: 300,
       }));
     }
+    // SetDefaults_Pod: a limit without a request requests the limit.
+    for (const key of ["initContainers", "containers"])
+      for (const c of (spec[key] as JsonObject[] | undefined) ?? []) {
+        const resources = objectAt(c.resources);
+        const limits = objectAt(resources.limits);
+        if (Object.keys(limits).length === 0) continue;
+        const requests = { ...objectAt(resources.requests) };
+        for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
+        c.resources = { ...resources, requests };
+      }
     const status = ensureObject(o, "status");
     if (status.phase === undefined) status.phase = "Pending";
-    if (status.qosClass === undefined) status.qosClass = "BestEffort";
+  },
+  prepareForCreate(o) {
+    const status = ensureObject(o, "status");
+    status.qosClass = qosClass(objectAt(o.spec));
   },
   validate: (o) => validatePodSpec(o.spec, "spec"),
   validateUpdate: (o, old, subresource) => (subresource === undefined ? podUpdate(o, old) : []),
