@@ -377,3 +377,15 @@ describe("duplicate JSON fields", () => {
     expect(duplicateFields('{"a":{"x":1},"b":{"x":1}}')).toEqual([]);
   });
 });
+
+describe("duplicate JSON fields in bodies", () => {
+  it("finds them whether or not a space precedes the colon", async () => {
+    const { duplicateFieldsOf } = await import("../src/http/json-duplicates.js");
+    const spaced = '{"a" : 1, "a" : 2}';
+    expect(duplicateFieldsOf(spaced, JSON.parse(spaced))).toEqual(["a"]);
+    const plain = '{"a":1,"b":{"a":2},"c":"\\":"}';
+    expect(duplicateFieldsOf(plain, JSON.parse(plain))).toEqual([]);
+    const dup = '{"m":{"x":1,"x":2}}';
+    expect(duplicateFieldsOf(dup, JSON.parse(dup))).toEqual(["m.x"]);
+  });
+});

@@ -35,6 +35,7 @@ import { type TableOptions, tableFor, wantsTable } from "./table.js";
 import { serveWatch } from "./watch-stream.js";
 import {
   decodeBody,
+  decodedWithoutEmpties,
   duplicateFieldsOf,
   negotiate,
   preferredType,
@@ -220,6 +221,7 @@ export function createHandler(deps: HandlerDeps) {
       case "create": {
         const body = await decodeBody(req, info.kind);
         scope.duplicateFields = duplicateFieldsOf(body);
+        scope.noEmpties = decodedWithoutEmpties(body);
         if (sub !== undefined && !deps.subresourceCreate) throw errors.notFoundPath();
         const r =
           sub !== undefined ? deps.subresourceCreate!(scope, body) : rest.create(scope, body);
@@ -229,6 +231,7 @@ export function createHandler(deps: HandlerDeps) {
       case "update": {
         const body = await decodeBody(req, info.kind);
         scope.duplicateFields = duplicateFieldsOf(body);
+        scope.noEmpties = decodedWithoutEmpties(body);
         const r =
           sub === "scale"
             ? rest.updateScale(scope, body)

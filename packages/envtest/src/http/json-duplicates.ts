@@ -19,6 +19,36 @@ function join(frame: Frame): string {
   return frame.path ? `${frame.path}.${frame.key}` : (frame.key ?? "");
 }
 
+function countKeys(v: unknown): number {
+  if (Array.isArray(v)) {
+    let n = 0;
+    for (const x of v) n += countKeys(x);
+    return n;
+  }
+  if (v === null || typeof v !== "object") return 0;
+  let n = 0;
+  for (const k in v) n += 1 + countKeys((v as Record<string, unknown>)[k]);
+  return n;
+}
+
+/** Occurrences of `"` + `:` (every key's end, in JSON written without space before colons). */
+function keyEnds(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('":'); i >= 0; i = text.indexOf('":', i + 2)) n++;
+  return n;
+}
+
+/**
+ * The duplicate fields of `text`, which parsed to `parsed`. A text with no more key ends than
+ * the parsed tree has keys holds no duplicate (the usual case, settled by native substring
+ * searches); otherwise, or when a key is followed by whitespace before its colon, the text is
+ * scanned.
+ */
+export function duplicateFieldsOf(text: string, parsed: unknown): string[] {
+  if (keyEnds(text) <= countKeys(parsed) && !/"\s+:/.test(text)) return [];
+  return duplicateFields(text);
+}
+
 /** The paths of duplicate fields, in the order they appear; empty for most bodies. */
 export function duplicateFields(text: string): string[] {
   const out: string[] = [];

@@ -27,7 +27,7 @@ interface Series {
   count: number;
   sum: number;
   buckets: number[];
-  codes: Map<string, number>;
+  codes: Map<number, number>;
 }
 
 function reportedVerb(info: RequestInfo, contentType: string | undefined): string {
@@ -72,19 +72,25 @@ export class ApiServerMetrics {
     return (code) => {
       this.inflight[kind]--;
       const r = info.resource;
-      const labels = [
-        "apiserver",
-        r ? info.query.getAll("dryRun").join(",") : "",
-        r?.group ?? "",
-        r?.resource ?? "",
-        scopeOf(info),
-        r?.subresource ?? "",
-        reportedVerb(info, contentType),
-        r?.version ?? "",
-      ];
-      const key = labels.join("\0");
+      const dryRun = r && info.query.has("dryRun") ? info.query.getAll("dryRun").join(",") : "";
+      const verb = reportedVerb(info, contentType);
+      const scope = scopeOf(info);
+      // One string key per series; the label list is built once, when the series is new.
+      const key = r
+        ? `${verb}\0${r.group}\0${r.version}\0${r.resource}\0${r.subresource ?? ""}\0${scope}\0${dryRun}`
+        : verb;
       let s = this.series.get(key);
       if (!s) {
+        const labels = [
+          "apiserver",
+          dryRun,
+          r?.group ?? "",
+          r?.resource ?? "",
+          scope,
+          r?.subresource ?? "",
+          verb,
+          r?.version ?? "",
+        ];
         s = { labels, count: 0, sum: 0, buckets: BUCKETS.map(() => 0), codes: new Map() };
         this.series.set(key, s);
       }
@@ -92,8 +98,7 @@ export class ApiServerMetrics {
       s.count++;
       s.sum += seconds;
       for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) s.buckets[i]!++;
-      const c = String(code);
-      s.codes.set(c, (s.codes.get(c) ?? 0) + 1);
+      s.codes.set(code, (s.codes.get(code) ?? 0) + 1);
     };
   }
 
@@ -126,9 +131,9 @@ export class ApiServerMetrics {
       "# TYPE apiserver_request_total counter",
     );
     for (const s of all) {
-      for (const [code, n] of [...s.codes].sort()) {
+      for (const [code, n] of [...s.codes].sort((a, b) => a[0] - b[0])) {
         out.push(
-          `apiserver_request_total{${labelText(["code", ...LABELS], [code, ...s.labels])}} ${n}`,
+          `apiserver_request_total{${labelText(["code", ...LABELS], [String(code), ...s.labels])}} ${n}`,
         );
       }
     }

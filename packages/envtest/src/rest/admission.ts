@@ -122,6 +122,7 @@ export function admit(
       fieldValidationOf(scope.query),
       scope.warnings,
       scope.duplicateFields,
+      scope.noEmpties,
     );
     strategy.defaults?.(obj);
   }

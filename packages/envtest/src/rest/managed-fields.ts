@@ -242,7 +242,7 @@ export function recordManagedFields(
     if (!meta.managedFields) delete meta.managedFields;
     return;
   }
-  const taken = union(changed, removed);
+  const taken = removed.size ? union(changed, removed) : changed;
   const entries: ManagedFieldsEntry[] = [];
   let mine: FieldSet = new Map();
   for (const e of existing) {
@@ -250,10 +250,11 @@ export function recordManagedFields(
       mine = union(mine, fromFieldsV1(e.fieldsV1));
       continue;
     }
-    const rest = difference(fromFieldsV1(e.fieldsV1), taken);
+    const rest = difference(fromFieldsV1(e.fieldsV1), removed.size ? taken : changed);
     if (rest.size > 0) entries.push({ ...e, fieldsV1: toFieldsV1(rest) });
   }
-  mine = difference(union(mine, changed), removed);
+  mine = union(mine, changed);
+  if (removed.size) mine = difference(mine, removed);
   if (mine.size === 0) {
     meta.managedFields = entries.length ? entries : undefined;
     if (!meta.managedFields) delete meta.managedFields;

@@ -55,6 +55,8 @@ const TEMPLATES: Record<string, (o: KubeObject) => unknown> = {
   "/podtemplates": (o) => o.template,
 };
 
+const RESOURCES = new Set(["pods", ...Object.keys(TEMPLATES).map((k) => k.split("/")[1]!)]);
+
 function objectAt(v: unknown): JsonObject {
   return isObject(v) ? v : {};
 }
@@ -315,6 +317,7 @@ export class PodSecurityAdmission implements AdmissionHook {
 
   admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
     if (scope.subresource !== undefined || !scope.namespace) return;
+    if (!RESOURCES.has(scope.info.resource)) return;
     const key = `${scope.info.group}/${scope.info.resource}`;
     const isPod = key === "/pods";
     const template = TEMPLATES[key];

@@ -81,11 +81,12 @@ export function decodeBuiltin(
   fieldValidation: FieldValidation,
   warnings: string[],
   duplicates: readonly string[] = [],
+  noEmpties = false,
 ): void {
   const schema = builtinSchema(info, version);
   if (!schema) return;
   reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
-  dropGoEmpties(obj, schema);
+  if (!noEmpties) dropGoEmpties(obj, schema);
   // Defaulting and validation work on the stored version, as kube's work on the internal one.
   const storage = storageVersion(info);
   if (info.convert && version.name !== storage.name) {

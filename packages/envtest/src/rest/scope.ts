@@ -25,6 +25,8 @@ export interface RequestScope {
   warnings: string[];
   /** Fields the JSON body repeated (`spec.replicas`), for strict decoding. */
   duplicateFields?: readonly string[];
+  /** The body's text had no null, `{}` or `[]`: nothing for decoding to drop. */
+  noEmpties?: boolean;
 }
 
 /** Go's strconv.ParseBool, as the apiserver parses boolean query parameters. */
