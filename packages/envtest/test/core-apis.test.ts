@@ -70,6 +70,27 @@ describe("served APIs", () => {
   });
 });
 
+describe("catalog defaults", () => {
+  it("applies the 1.32 +default values of nested types", async () => {
+    const r = await api(env, "POST", `${ns}/pods`, {
+      metadata: { name: "ceph" },
+      spec: {
+        containers: [{ name: "c", image: "busybox", ports: [{ containerPort: 80 }] }],
+        volumes: [{ name: "data", rbd: { monitors: ["10.0.0.1:6789"], image: "img" } }],
+      },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.volumes[0].rbd).toEqual({
+      monitors: ["10.0.0.1:6789"],
+      image: "img",
+      pool: "rbd",
+      user: "admin",
+      keyring: "/etc/ceph/keyring",
+    });
+    expect(r.body.spec.containers[0].ports[0].protocol).toBe("TCP");
+  });
+});
+
 describe("eviction", () => {
   const pod = (name: string, labels: Record<string, string>) => ({
     metadata: { name, labels },

@@ -69,8 +69,46 @@ function builtinSchema(info: ResourceInfo, version: ResourceVersionInfo): Schema
   return schema ?? undefined;
 }
 
+const defaultSkeletons = new WeakMap<ResourceVersionInfo, Schema | null>();
+
 /**
- * Decodes a built-in object as kube-apiserver's strict decoder does: fields the kind's schema
+ * The part of a built-in schema that leads to `+default` values of the 1.32 catalog (a
+ * container port's protocol, a volume source's fsType), for applyDefaults to walk only there.
+ * Empty-string defaults are left out: most mark value fields whose "" Go's omitempty hides.
+ */
+function defaultSkeleton(node: Schema | undefined): Schema | undefined {
+  if (!node) return undefined;
+  const out: Schema = {};
+  if (node.default !== undefined && node.default !== "") out.default = node.default;
+  if (node.properties) {
+    const props: Record<string, Schema> = {};
+    for (const [k, v] of Object.entries(node.properties)) {
+      const sub = defaultSkeleton(v);
+      if (sub) props[k] = sub;
+    }
+    if (Object.keys(props).length) out.properties = props;
+  }
+  const items = defaultSkeleton(node.items as Schema | undefined);
+  if (items) out.items = items;
+  if (typeof node.additionalProperties === "object") {
+    const ap = defaultSkeleton(node.additionalProperties as Schema);
+    if (ap) out.additionalProperties = ap;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function builtinDefaults(version: ResourceVersionInfo, schema: Schema): Schema | undefined {
+  let skeleton = defaultSkeletons.get(version);
+  if (skeleton === undefined) {
+    skeleton = defaultSkeleton(schema) ?? null;
+    defaultSkeletons.set(version, skeleton);
+  }
+  return skeleton ?? undefined;
+}
+
+/**
+ * Decodes a built-in object as kube-apiserver's strict decoder does, with the catalog's
+ * defaults applied: fields the kind's schema
  * does not have are an error with `fieldValidation=Strict` (kubectl's default), a warning with
  * Warn, and dropped either way unless the request fails.
  */
@@ -87,6 +125,8 @@ export function decodeBuiltin(
   if (!schema) return;
   reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
   if (!noEmpties) dropGoEmpties(obj, schema);
+  const defaults = builtinDefaults(version, schema);
+  if (defaults) applyDefaults(obj, defaults);
   // Defaulting and validation work on the stored version, as kube's work on the internal one.
   const storage = storageVersion(info);
   if (info.convert && version.name !== storage.name) {
