@@ -70,6 +70,32 @@ describe("served APIs", () => {
   });
 });
 
+describe("protobuf responses", () => {
+  it("answers clients that accept only protobuf in protobuf, where the kind has a schema", async () => {
+    await api(env, "POST", `${ns}/configmaps`, { metadata: { name: "pb" }, data: { a: "1" } });
+    const pb = "application/vnd.kubernetes.protobuf";
+    const r = await api(env, "GET", `${ns}/configmaps/pb`, undefined, { accept: pb });
+    expect(r.status).toBe(200);
+    expect(r.headers["content-type"]).toBe(pb);
+    const { decodeProtobuf } = await import("../src/http/protobuf.js");
+    expect(decodeProtobuf(r.bytes)).toMatchObject({
+      kind: "ConfigMap",
+      metadata: { name: "pb" },
+      data: { a: "1" },
+    });
+    const list = await api(env, "GET", `${ns}/configmaps`, undefined, { accept: pb });
+    expect(decodeProtobuf(list.bytes)).toMatchObject({ kind: "ConfigMapList" });
+    // Clients that also accept JSON get JSON.
+    const both = await api(env, "GET", `${ns}/configmaps/pb`, undefined, {
+      accept: `${pb}, application/json`,
+    });
+    expect(both.headers["content-type"]).toBe("application/json");
+    expect(
+      (await api(env, "GET", `${ns}/configmaps?watch=1`, undefined, { accept: pb })).status,
+    ).toBe(406);
+  });
+});
+
 describe("catalog defaults", () => {
   it("applies the 1.32 +default values of nested types", async () => {
     const r = await api(env, "POST", `${ns}/pods`, {

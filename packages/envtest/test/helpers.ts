@@ -30,6 +30,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as received (protobuf answers are binary). */
+  bytes: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON bodies
   body: any;
 }
@@ -72,19 +74,20 @@ export async function api(
         },
       },
       (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => {
-          text += c;
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => {
+          chunks.push(c);
         });
         res.on("end", () => {
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString("utf8");
           let parsed: unknown;
           try {
             parsed = JSON.parse(text);
           } catch {
             parsed = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, body: parsed });
         });
       },
     );

@@ -389,3 +389,58 @@ describe("duplicate JSON fields in bodies", () => {
     expect(duplicateFieldsOf(dup, JSON.parse(dup))).toEqual(["m.x"]);
   });
 });
+
+describe("protobuf encoding", () => {
+  it("round-trips built-in objects through the wire format", async () => {
+    const { encodeProtobuf } = await import("../src/http/protobuf.js");
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: {
+        name: "web",
+        namespace: "default",
+        uid: "0b9e2c1e-5d0a-4c4b-9e0e-1f2a3b4c5d6e",
+        creationTimestamp: "2026-11-25T10:00:00Z",
+        labels: { app: "web" },
+        managedFields: [
+          {
+            manager: "kubectl",
+            operation: "Update",
+            apiVersion: "apps/v1",
+            time: "2026-11-25T10:00:00Z",
+            fieldsType: "FieldsV1",
+            fieldsV1: { "f:spec": { "f:replicas": {} } },
+          },
+        ],
+      },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: "web" } },
+        strategy: { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: 1 } },
+        template: {
+          metadata: { labels: { app: "web" } },
+          spec: {
+            containers: [
+              {
+                name: "app",
+                image: "nginx",
+                resources: { limits: { cpu: "500m" } },
+                env: [{ name: "PW", valueFrom: { secretKeyRef: { name: "s", key: "pw" } } }],
+              },
+            ],
+          },
+        },
+      },
+    };
+    expect(decodeProtobuf(encodeProtobuf(deployment)!)).toEqual(deployment);
+    const secret = {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "s" },
+      data: { pw: "aHVudGVyMg==" },
+      type: "Opaque",
+    };
+    expect(decodeProtobuf(encodeProtobuf(secret)!)).toEqual(secret);
+    expect(encodeProtobuf({ apiVersion: "example.com/v1", kind: "Widget" })).toBeUndefined();
+  });
+});

@@ -30,6 +30,7 @@ import {
   wantsPartialMetadata,
 } from "./partial-metadata.js";
 import { type ApplyFn, patch } from "./patch.js";
+import { encodeProtobuf } from "./protobuf.js";
 import type { Verb } from "./request.js";
 import { type TableOptions, tableFor, wantsTable } from "./table.js";
 import { serveWatch } from "./watch-stream.js";
@@ -38,10 +39,12 @@ import {
   decodedWithoutEmpties,
   duplicateFieldsOf,
   negotiate,
+  PROTOBUF,
   preferredType,
   readBody,
   sendError,
   sendJson,
+  sendProtobuf,
   warningHeader,
 } from "./wire.js";
 
@@ -203,6 +206,9 @@ export function createHandler(deps: HandlerDeps) {
         return;
       }
       case "watch": {
+        // Watch streams are JSON (protobuf-framed watch events are not served).
+        if (preferredType(req.headers.accept) === PROTOBUF)
+          throw errors.notAcceptable(["application/json", "application/yaml"]);
         // The deprecated /watch/<…>/<name> form watches one object.
         if (rp.name !== undefined) {
           const fs = query.get("fieldSelector");
@@ -294,7 +300,15 @@ export function createHandler(deps: HandlerDeps) {
       sendJson(res, code, toPartialMetadata(body), warningHeader(warnings));
       return;
     }
-    sendJson(res, code, body, warningHeader(warnings), preferredType(accept));
+    const type = preferredType(accept);
+    if (type === PROTOBUF) {
+      const encoded = encodeProtobuf(body);
+      // Custom resources and Tables have no protobuf form, as on kube-apiserver.
+      if (!encoded) throw errors.notAcceptable(["application/json", "application/yaml"]);
+      sendProtobuf(res, code, encoded, warningHeader(warnings));
+      return;
+    }
+    sendJson(res, code, body, warningHeader(warnings), type);
   }
 }
 

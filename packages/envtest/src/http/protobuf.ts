@@ -166,3 +166,109 @@ export function decodeProtobuf(body: Buffer): JsonObject | undefined {
   const decoded = type.decode(envelope.raw) as unknown as Decoded;
   return { apiVersion, kind, ...(toJson(type, decoded) as JsonObject) };
 }
+
+// ---- encoding (responses to clients that accept protobuf only) -------------------------------
+
+function parseTime(v: unknown, micro: boolean): Decoded | undefined {
+  if (typeof v !== "string") return undefined;
+  const ms = Date.parse(v);
+  if (Number.isNaN(ms)) return undefined;
+  const seconds = Math.floor(ms / 1000);
+  const frac = /\.(\d+)Z$/.exec(v)?.[1] ?? "";
+  const nanos = micro ? Number(frac.padEnd(9, "0").slice(0, 9)) : 0;
+  return { seconds, nanos };
+}
+
+/** A Go duration string (`1h2m3.5s`, `300ms`) in nanoseconds. */
+function parseDuration(v: unknown): number {
+  if (typeof v !== "string") return 0;
+  const units: Record<string, number> = {
+    ns: 1,
+    us: 1e3,
+    µs: 1e3,
+    μs: 1e3,
+    ms: 1e6,
+    s: 1e9,
+    m: 6e10,
+    h: 3.6e12,
+  };
+  let total = 0;
+  for (const [, n, u] of v.matchAll(/([\d.]+)(ns|us|µs|μs|ms|s|m|h)/g))
+    total += Number(n) * units[u!]!;
+  return Math.round(v.startsWith("-") ? -total : total);
+}
+
+function fromScalar(field: pb.Field, v: unknown): unknown {
+  if (field.type === "bytes" && typeof v === "string") return Buffer.from(v, "base64");
+  return v;
+}
+
+function fromValue(field: pb.Field, v: unknown): unknown {
+  return field.resolvedType instanceof pb.Type
+    ? fromJson(field.resolvedType, v)
+    : fromScalar(field, v);
+}
+
+/** The message object for a JSON value, the inverse of toJson. */
+function fromJson(type: pb.Type, value: unknown): Decoded | undefined {
+  switch (type.fullName) {
+    case INT_OR_STRING:
+      return typeof value === "number"
+        ? { type: 0, intVal: value }
+        : { type: 1, strVal: String(value ?? "") };
+    case QUANTITY:
+      return { string: String(value ?? "") };
+    case `${META}.Time`:
+      return parseTime(value, false);
+    case `${META}.MicroTime`:
+      return parseTime(value, true);
+    case `${META}.Duration`:
+      return { duration: parseDuration(value) };
+    case `${META}.FieldsV1`:
+      return value === undefined ? undefined : { Raw: Buffer.from(JSON.stringify(value)) };
+    case RAW_EXTENSION:
+      return value === undefined ? undefined : { raw: Buffer.from(JSON.stringify(value)) };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const obj = value as Record<string, unknown>;
+  const out: Decoded = {};
+  for (const field of type.fieldsArray) {
+    const opts = field.options ?? {};
+    if (opts.inline && field.resolvedType instanceof pb.Type) {
+      const inner = fromJson(field.resolvedType, obj);
+      if (inner && Object.keys(inner).length) out[field.name] = inner;
+      continue;
+    }
+    const v = obj[(opts.json as string | undefined) ?? field.name];
+    if (v === undefined || v === null) continue;
+    if (field.map) {
+      out[field.name] = Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([k, e]) => [k, fromValue(field, e)]),
+      );
+    } else if (field.repeated) {
+      if (Array.isArray(v)) out[field.name] = v.map((e) => fromValue(field, e));
+    } else {
+      const m = fromValue(field, v);
+      if (m !== undefined) out[field.name] = m;
+    }
+  }
+  return out;
+}
+
+/**
+ * A JSON object (`apiVersion` and `kind` set) as a `k8s\0`-enveloped protobuf body, or undefined
+ * when its kind has no protobuf schema (custom resources, Tables).
+ */
+export function encodeProtobuf(obj: JsonObject): Buffer | undefined {
+  const apiVersion = String(obj.apiVersion ?? "");
+  const kind = String(obj.kind ?? "");
+  const type =
+    kind === "Status" ? schemas().lookupType(`${META}.Status`) : messageType(apiVersion, kind);
+  if (!type) return undefined;
+  const raw = type.encode(fromJson(type, obj) ?? {}).finish();
+  const unknown = schemas().lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
+  const envelope = unknown
+    .encode({ typeMeta: { apiVersion, kind }, raw, contentEncoding: "", contentType: "" })
+    .finish();
+  return Buffer.concat([magic, envelope]);
+}

@@ -121,15 +121,38 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
   return v as KubeObject;
 }
 
-/** JSON unless the client prefers YAML (the first acceptable type it lists). */
+export const PROTOBUF = "application/vnd.kubernetes.protobuf";
+
+/**
+ * JSON unless the client prefers YAML (the first acceptable type it lists), or accepts only
+ * protobuf (then protobuf: clients that also take JSON get JSON, which every client decodes).
+ */
 export function preferredType(accept: string | undefined): string {
+  let protobuf = false;
   for (const t of (accept ?? "").split(",")) {
     const type = t.split(";")[0]!.trim().toLowerCase();
     if (type === "application/yaml") return "application/yaml";
     if (type === "application/json" || type === "*/*" || type === "application/*")
       return "application/json";
+    if (type === PROTOBUF) protobuf = true;
   }
-  return "application/json";
+  return protobuf ? PROTOBUF : "application/json";
+}
+
+/** Writes a protobuf body. */
+export function sendProtobuf(
+  res: ServerResponse,
+  code: number,
+  body: Buffer,
+  headers: Record<string, string | string[]> = {},
+): void {
+  res.writeHead(code, {
+    "Content-Type": PROTOBUF,
+    "Content-Length": body.length,
+    "Cache-Control": "no-cache, private",
+    ...headers,
+  });
+  res.end(body);
 }
 
 /** 406 when the client accepts nothing we can produce. */
@@ -142,6 +165,7 @@ export function negotiate(accept: string | undefined): void {
       t === "application/*" ||
       t === "application/json" ||
       t === "application/yaml" ||
+      t === PROTOBUF ||
       t === "",
   );
   if (!ok)
