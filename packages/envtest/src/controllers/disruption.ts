@@ -11,8 +11,9 @@ import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import type { Store, StoreEvent } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { modify } from "../store/writes.js";
+import { NamespaceQueue } from "./namespace-queue.js";
 
 export const PDBS = bucketKey("policy", "poddisruptionbudgets");
 const PODS = bucketKey("", "pods");
@@ -57,36 +58,20 @@ function scaled(v: unknown, total: number): number {
 }
 
 export class DisruptionController {
-  private unsubscribe: () => void = () => {};
-  private readonly dirty = new Set<string>();
-  private scheduled = false;
+  private readonly queue: NamespaceQueue;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.queue = new NamespaceQueue(store, WATCHED, (ns) => {
+      for (const pdb of this.store.list(PDBS, ns)) this.sync(pdb);
+    });
+  }
 
   start(): void {
-    for (const pdb of this.store.list(PDBS)) this.mark(pdb.metadata?.namespace ?? "");
-    this.unsubscribe = this.store.subscribeAll((ev) => this.onEvent(ev));
+    this.queue.start(this.store.list(PDBS));
   }
 
   stop(): void {
-    this.unsubscribe();
-  }
-
-  private onEvent(ev: StoreEvent): void {
-    if (WATCHED.has(ev.bucket)) this.mark(ev.object.metadata?.namespace ?? "");
-  }
-
-  private mark(namespace: string): void {
-    this.dirty.add(namespace);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    // After the write that announced the change, batched as a controller's work queue would.
-    queueMicrotask(() => {
-      this.scheduled = false;
-      const namespaces = [...this.dirty];
-      this.dirty.clear();
-      for (const ns of namespaces) for (const pdb of this.store.list(PDBS, ns)) this.sync(pdb);
-    });
+    this.queue.stop();
   }
 
   /** Recomputes one budget's status now (the eviction API calls it for a fresh view). */

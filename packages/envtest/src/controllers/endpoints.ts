@@ -10,9 +10,10 @@ import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
 import { deepEqual, isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import type { Store, StoreEvent } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { modify, remove } from "../store/writes.js";
 import { isPodReady } from "./disruption.js";
+import { NamespaceQueue } from "./namespace-queue.js";
 
 const SERVICES = bucketKey("", "services");
 const PODS = bucketKey("", "pods");
@@ -41,45 +42,27 @@ function targetPort(port: JsonObject, pod: KubeObject): number | undefined {
 }
 
 export class EndpointsController {
-  private unsubscribe: () => void = () => {};
-  private readonly dirty = new Set<string>();
-  private scheduled = false;
+  private readonly queue: NamespaceQueue;
 
   constructor(
     private readonly store: Store,
     private readonly client: ObjectCreator,
-  ) {}
+  ) {
+    this.queue = new NamespaceQueue(store, new Set([SERVICES, PODS]), (ns) => {
+      try {
+        this.syncNamespace(ns);
+      } catch {
+        // A namespace being deleted refuses new objects; its deletion removes the rest.
+      }
+    });
+  }
 
   start(): void {
-    for (const svc of this.store.list(SERVICES)) this.mark(svc.metadata?.namespace ?? "");
-    this.unsubscribe = this.store.subscribeAll((ev) => this.onEvent(ev));
+    this.queue.start(this.store.list(SERVICES));
   }
 
   stop(): void {
-    this.unsubscribe();
-  }
-
-  private onEvent(ev: StoreEvent): void {
-    if (ev.bucket === SERVICES || ev.bucket === PODS)
-      this.mark(ev.object.metadata?.namespace ?? "");
-  }
-
-  private mark(namespace: string): void {
-    this.dirty.add(namespace);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      const namespaces = [...this.dirty];
-      this.dirty.clear();
-      for (const ns of namespaces) {
-        try {
-          this.syncNamespace(ns);
-        } catch {
-          // A namespace being deleted refuses new objects; its deletion removes the rest.
-        }
-      }
-    });
+    this.queue.stop();
   }
 
   private syncNamespace(namespace: string): void {

@@ -60,21 +60,29 @@ const STS_MUTABLE = [
   "minReadySeconds",
 ];
 
+/** A Forbidden on `spec` when the specs differ once `strip` removed what may change. */
+function specForbidden(
+  o: KubeObject,
+  old: KubeObject,
+  strip: (spec: unknown) => unknown,
+  detail: string,
+): FieldError[] {
+  if (deepEqual(strip(o.spec), strip(old.spec))) return [];
+  return [{ type: "FieldValueForbidden", field: "spec", detail }];
+}
+
 export function statefulSetUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const strip = (spec: unknown) => {
     const s = { ...objectAt(spec) };
     for (const k of STS_MUTABLE) delete s[k];
     return s;
   };
-  if (deepEqual(strip(o.spec), strip(old.spec))) return [];
-  return [
-    {
-      type: "FieldValueForbidden",
-      field: "spec",
-      detail:
-        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-    },
-  ];
+  return specForbidden(
+    o,
+    old,
+    strip,
+    "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+  );
 }
 
 export function jobUpdate(o: KubeObject, old: KubeObject): FieldError[] {
@@ -170,15 +178,12 @@ export function persistentVolumeClaimUpdate(o: KubeObject, old: KubeObject): Fie
     if (objectAt(old.spec).volumeName === undefined) delete s.volumeName;
     return s;
   };
-  if (deepEqual(strip(o.spec), strip(old.spec))) return [];
-  return [
-    {
-      type: "FieldValueForbidden",
-      field: "spec",
-      detail:
-        "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
-    },
-  ];
+  return specForbidden(
+    o,
+    old,
+    strip,
+    "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+  );
 }
 
 /** ConfigMaps and Secrets marked `immutable: true`. */
