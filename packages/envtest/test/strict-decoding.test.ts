@@ -131,4 +131,52 @@ describe("strict decoding of built-ins", () => {
     );
     expect(r.body.message).toContain('strict decoding error: duplicate field "spec.ports[1].port"');
   });
+
+  it("refuses values of the wrong type as Go's decoder does", async () => {
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "typed" },
+      spec: {
+        replicas: "two",
+        selector: { matchLabels: { app: "t" } },
+        template: {
+          metadata: { labels: { app: "t" } },
+          spec: { containers: [{ name: "c", image: "x" }] },
+        },
+      },
+    };
+    const r = await api(env, "POST", "/apis/apps/v1/namespaces/s/deployments", deployment);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
+    const port = structuredClone(deployment);
+    port.spec.replicas = 1 as never;
+    (port.spec.template.spec.containers[0] as Record<string, unknown>).ports = [
+      { containerPort: 80.5 },
+    ];
+    const p = await api(env, "POST", "/apis/apps/v1/namespaces/s/deployments", port);
+    expect(p.body.message).toContain(
+      "json: cannot unmarshal number 80.5 into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32",
+    );
+    const labels = await api(env, "POST", "/api/v1/namespaces/s/configmaps", {
+      metadata: { name: "bad", labels: ["a"] },
+    });
+    expect(labels.body.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+    );
+    const kubectlRun = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      `apiVersion: v1
+kind: ConfigMap
+metadata: {name: typed, namespace: s}
+data: {a: 1}
+`,
+    );
+    expect(kubectlRun.stderr).toContain(
+      "json: cannot unmarshal number into Go struct field ConfigMap.data of type string",
+    );
+  });
 });

@@ -22,6 +22,7 @@ import {
   type Schema,
   storageVersion,
 } from "../api/types.js";
+import { builtinTypeError } from "./builtin-types.js";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -123,6 +124,12 @@ export function decodeBuiltin(
 ): void {
   const schema = builtinSchema(info, version);
   if (!schema) return;
+  const def = definitionName({ group: info.group, version: version.name, kind: info.kind });
+  const typeError = def ? builtinTypeError(def, obj) : undefined;
+  if (typeError)
+    throw errors.badRequest(
+      `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: ${typeError}`,
+    );
   reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
   if (!noEmpties) dropGoEmpties(obj, schema);
   const defaults = builtinDefaults(version, schema);
