@@ -380,13 +380,13 @@ describe("duplicate JSON fields", () => {
 
 describe("duplicate JSON fields in bodies", () => {
   it("finds them whether or not a space precedes the colon", async () => {
-    const { duplicateFieldsOf } = await import("../src/http/json-duplicates.js");
-    const spaced = '{"a" : 1, "a" : 2}';
-    expect(duplicateFieldsOf(spaced, JSON.parse(spaced))).toEqual(["a"]);
-    const plain = '{"a":1,"b":{"a":2},"c":"\\":"}';
-    expect(duplicateFieldsOf(plain, JSON.parse(plain))).toEqual([]);
-    const dup = '{"m":{"x":1,"x":2}}';
-    expect(duplicateFieldsOf(dup, JSON.parse(dup))).toEqual(["m.x"]);
+    const { inspectBody } = await import("../src/http/json-duplicates.js");
+    const check = (text: string) => inspectBody(text, JSON.parse(text));
+    expect(check('{"a" : 1, "a" : 2}')).toEqual({ duplicates: ["a"], empties: false });
+    expect(check('{"a":1,"b":{"a":2},"c":"\\":"}')).toEqual({ duplicates: [], empties: false });
+    expect(check('{"m":{"x":1,"x":2}}').duplicates).toEqual(["m.x"]);
+    expect(check('{"m":{"labels":{}}}').empties).toBe(true);
+    expect(check('{"m":[1,null]}').empties).toBe(true);
   });
 });
 

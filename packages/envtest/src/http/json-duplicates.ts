@@ -19,16 +19,27 @@ function join(frame: Frame): string {
   return frame.path ? `${frame.path}.${frame.key}` : (frame.key ?? "");
 }
 
-function countKeys(v: unknown): number {
-  if (Array.isArray(v)) {
+interface Shape {
+  keys: number;
+  empties: boolean;
+}
+
+/** Counts a parsed body's keys and notes whether it holds a null, `{}` or `[]`, in one walk. */
+function shape(v: unknown, acc: Shape): void {
+  if (v === null) {
+    acc.empties = true;
+  } else if (Array.isArray(v)) {
+    if (v.length === 0) acc.empties = true;
+    for (const x of v) shape(x, acc);
+  } else if (typeof v === "object") {
     let n = 0;
-    for (const x of v) n += countKeys(x);
-    return n;
+    for (const k in v) {
+      n++;
+      shape((v as Record<string, unknown>)[k], acc);
+    }
+    if (n === 0) acc.empties = true;
+    acc.keys += n;
   }
-  if (v === null || typeof v !== "object") return 0;
-  let n = 0;
-  for (const k in v) n += 1 + countKeys((v as Record<string, unknown>)[k]);
-  return n;
 }
 
 /** Occurrences of `"` + `:` (every key's end, in JSON written without space before colons). */
@@ -39,14 +50,20 @@ function keyEnds(text: string): number {
 }
 
 /**
- * The duplicate fields of `text`, which parsed to `parsed`. A text with no more key ends than
- * the parsed tree has keys holds no duplicate (the usual case, settled by native substring
- * searches); otherwise, or when a key is followed by whitespace before its colon, the text is
- * scanned.
+ * What decoding needs to know of a JSON body beyond its parsed value: its duplicate fields, and
+ * whether it holds empty values at all. A body with as many key ends as the parsed tree has
+ * keys holds no duplicate (the usual case, settled by native substring searches); otherwise it
+ * is scanned. (A body that both spaces a key from its colon and quotes `":` inside a string
+ * could hide a duplicate from the count; JSON encoders write neither.)
  */
-export function duplicateFieldsOf(text: string, parsed: unknown): string[] {
-  if (keyEnds(text) <= countKeys(parsed) && !/"\s+:/.test(text)) return [];
-  return duplicateFields(text);
+export function inspectBody(
+  text: string,
+  parsed: unknown,
+): { duplicates: string[]; empties: boolean } {
+  const acc: Shape = { keys: 0, empties: false };
+  shape(parsed, acc);
+  const duplicates = keyEnds(text) === acc.keys ? [] : duplicateFields(text);
+  return { duplicates, empties: acc.empties };
 }
 
 /** The paths of duplicate fields, in the order they appear; empty for most bodies. */

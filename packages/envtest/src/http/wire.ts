@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { isObject, type KubeObject } from "../api/types.js";
-import { duplicateFieldsOf as scanDuplicates } from "./json-duplicates.js";
+import { inspectBody } from "./json-duplicates.js";
 import { decodeProtobuf } from "./protobuf.js";
 
 const duplicates = new WeakMap<object, string[]>();
@@ -110,9 +110,9 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
     const text = raw.toString("utf8");
     v = ct === "application/yaml" ? parseYaml(text) : JSON.parse(text);
     if (ct !== "application/yaml" && isObject(v)) {
-      const d = scanDuplicates(text, v);
+      const { duplicates: d, empties } = inspectBody(text, v);
       if (d.length) duplicates.set(v, d);
-      if (!/null|\{\s*\}|\[\s*\]/.test(text)) withoutEmpties.add(v);
+      if (!empties) withoutEmpties.add(v);
     }
   } catch (e) {
     throw errors.badRequest(`Object '${kindHint}' is invalid: ${(e as Error).message}`);

@@ -6,8 +6,19 @@
  * `v1.ResourceList`); the catalog does not, so those read `string`, `int32`, `map[string]...`
  * here. Types that decode themselves (quantities, int-or-string, times, raw JSON) are not checked.
  */
-import { type DefinitionNode, definition } from "@opgen/apimachinery/catalog";
+import {
+  definition as catalogDefinition,
+  type DefinitionNode,
+  type TypeDefinition,
+} from "@opgen/apimachinery/catalog";
 import { isObject } from "../api/types.js";
+
+// Every request walks a few definitions: keep them at hand rather than in the catalog's files.
+const definitions = new Map<string, TypeDefinition | undefined>();
+function definition(name: string): TypeDefinition | undefined {
+  if (!definitions.has(name)) definitions.set(name, catalogDefinition(name));
+  return definitions.get(name);
+}
 
 function goPackage(defName: string): string {
   const parts = defName.split(".");
