@@ -814,3 +814,39 @@ describe("errors", () => {
     expect(truncated.body.message).toMatch(/^error decoding protobuf: /);
   });
 });
+
+describe("request limits", () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv({});
+  });
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  it("refuses bodies over 3 MiB with 413, as kube-apiserver does", async () => {
+    const big = JSON.stringify({
+      metadata: { name: "big" },
+      data: { x: "y".repeat(3 * 1024 * 1024) },
+    });
+    const r = await api(env, "POST", "/api/v1/namespaces/default/configmaps", big);
+    expect(r.status).toBe(413);
+    expect(r.body).toMatchObject({
+      reason: "RequestEntityTooLarge",
+      message: "Request entity too large: limit is 3145728",
+    });
+    // The server keeps serving.
+    expect((await api(env, "GET", "/api/v1/namespaces/default/configmaps")).status).toBe(200);
+  });
+
+  it("answers deeply nested JSON with 400, never 500", async () => {
+    for (const depth of [20000, 6000]) {
+      const deep = `{"metadata":{"name":"deep"},"data":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`;
+      const r = await api(env, "POST", "/api/v1/namespaces/default/configmaps", deep);
+      expect(r.status, String(depth)).toBe(400);
+      expect(r.body.message).toMatch(
+        /^Object 'ConfigMap' is invalid: the JSON nests (deeper than 10000 levels \(exceeded max depth\)|too deeply to be processed)$/,
+      );
+    }
+  });
+});

@@ -51,12 +51,19 @@ export function sendText(res: ServerResponse, code: number, text: string): void 
   res.end(text);
 }
 
+/** A stack overflow while walking a request's object: the input nests too deeply. */
+function isTooDeep(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
+}
+
 export function sendError(res: ServerResponse, err: unknown, warnings: string[] = []): void {
   const e =
     err instanceof ApiError
       ? err
-      : errors.internal(err instanceof Error ? err.message : String(err));
-  if (!(err instanceof ApiError)) {
+      : isTooDeep(err)
+        ? errors.badRequest("the request's object nests too deeply to be processed")
+        : errors.internal(err instanceof Error ? err.message : String(err));
+  if (!(err instanceof ApiError) && !isTooDeep(err)) {
     // Unexpected failures are bugs; keep them visible while still answering with a Status.
     process.emitWarning(
       `envtest internal error: ${err instanceof Error ? err.stack : String(err)}`,
@@ -70,10 +77,55 @@ export function warningHeader(warnings: string[]): Record<string, string[]> {
   return { Warning: [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`) };
 }
 
+/** kube-apiserver's request body limit (`MaxRequestBodyBytes`, 3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/**
+ * The request body, up to MAX_BODY_BYTES: a larger one (by Content-Length, or as it arrives) is
+ * a 413, and what follows the limit is read and dropped, never kept, so the answer still reaches
+ * the client and memory stays bounded.
+ */
 export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  const tooLarge = () => errors.requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    throw tooLarge();
+  }
   const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
+  let size = 0;
+  let over = false;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY_BYTES) over = true;
+    if (!over) chunks.push(c as Buffer);
+  }
+  if (over) throw tooLarge();
   return Buffer.concat(chunks);
+}
+
+/** Go's JSON decoder refuses nesting deeper than this (`exceeded max depth`). */
+export const MAX_JSON_DEPTH = 10000;
+
+/**
+ * The nesting depth of a JSON text, counted only for texts long enough to exceed the limit
+ * (each level takes a byte), so ordinary bodies cost nothing.
+ */
+function exceedsJsonDepth(text: string): boolean {
+  if (text.length <= MAX_JSON_DEPTH) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
 
 export function mediaType(header: string | undefined): string {
@@ -108,6 +160,8 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
   let v: unknown;
   try {
     const text = raw.toString("utf8");
+    if (ct !== "application/yaml" && exceedsJsonDepth(text))
+      throw new Error(`the JSON nests deeper than ${MAX_JSON_DEPTH} levels (exceeded max depth)`);
     v = ct === "application/yaml" ? parseYaml(text) : JSON.parse(text);
     if (ct !== "application/yaml" && isObject(v)) {
       const { duplicates: d, empties } = inspectBody(text, v);
@@ -115,7 +169,8 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
       if (!empties) withoutEmpties.add(v);
     }
   } catch (e) {
-    throw errors.badRequest(`Object '${kindHint}' is invalid: ${(e as Error).message}`);
+    const why = isTooDeep(e) ? "the JSON nests too deeply to be processed" : (e as Error).message;
+    throw errors.badRequest(`Object '${kindHint}' is invalid: ${why}`);
   }
   if (!isObject(v)) throw errors.badRequest(`Object '${kindHint}' is invalid: expected an object`);
   return v as KubeObject;
