@@ -29,6 +29,10 @@ export interface TestEnvOptions {
   port?: number;
   /** Where to write the kubeconfig (default: a temporary file removed by stop()). */
   kubeconfigPath?: string;
+  /** kube-apiserver's `--max-requests-inflight` (default 400); beyond it requests get 429. */
+  maxRequestsInFlight?: number;
+  /** kube-apiserver's `--max-mutating-requests-inflight` (default 200). */
+  maxMutatingRequestsInFlight?: number;
 }
 
 export interface TestEnv {
@@ -66,7 +70,15 @@ async function waitFor(
 
 export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEnv> {
   if (process.env.USE_EXISTING_CLUSTER === "true") return useExistingCluster(options);
-  const server = new ApiServer({ ...(options.port !== undefined ? { port: options.port } : {}) });
+  const server = new ApiServer({
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.maxRequestsInFlight !== undefined
+      ? { maxRequestsInFlight: options.maxRequestsInFlight }
+      : {}),
+    ...(options.maxMutatingRequestsInFlight !== undefined
+      ? { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }
+      : {}),
+  });
   installFeatures(server, {
     gc: options.gc ?? true,
     simulate: options.simulate ?? false,

@@ -35,6 +35,9 @@ export interface ApiServerOptions {
   port?: number;
   /** Events kept per resource for watch replay. */
   historyLimit?: number;
+  /** `--max-requests-inflight` (400) and `--max-mutating-requests-inflight` (200). */
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
 }
 
 /** A controller that runs inside the server (GC, namespace lifecycle, simulation). */
@@ -233,6 +236,10 @@ export class ApiServer {
       virtualCreate: (scope, body) => this.virtualCreate?.(scope, body),
       subresourceCreate: (scope, body) => this.subresourceCreate(scope, body),
       metrics: this.metrics,
+      inFlightLimits: {
+        readOnly: this.options.maxRequestsInFlight ?? 400,
+        mutating: this.options.maxMutatingRequestsInFlight ?? 200,
+      },
     });
     const server = createServer({ key: this.tls.keyPem, cert: this.tls.certPem }, (req, res) => {
       void handler(req, res);

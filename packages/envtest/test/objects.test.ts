@@ -850,3 +850,62 @@ describe("request limits", () => {
     }
   });
 });
+
+describe("overload", () => {
+  it("answers requests beyond the max-in-flight limit with 429 and Retry-After", async () => {
+    const env = await startTestEnv({ maxMutatingRequestsInFlight: 1 });
+    try {
+      env.faults.delay(1000);
+      const create = (name: string) =>
+        api(env, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name } });
+      const [a, b] = await Promise.all([create("one"), create("two")]);
+      const refused = a.status === 429 ? a : b;
+      expect([a.status, b.status].sort()).toEqual([201, 429]);
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(refused.body).toMatchObject({
+        reason: "TooManyRequests",
+        message: "Too many requests, please try again later.",
+      });
+    } finally {
+      await env.stop();
+    }
+  });
+
+  it("closes a watch whose client stops reading once its buffer is full", async () => {
+    const env = await startTestEnv({});
+    try {
+      const https = await import("node:https");
+      const ca = Buffer.from(env.kubeconfig.getCurrentCluster()!.caData!, "base64");
+      let received = 0;
+      const closed = new Promise<void>((resolve) => {
+        const req = https.get(
+          `${env.url}/api/v1/namespaces/default/configmaps?watch=1`,
+          { ca, headers: { Authorization: `Bearer ${env.adminToken}` } },
+          (res) => {
+            res.pause();
+            res.on("data", (c: Buffer) => {
+              for (const byte of c) if (byte === 0x0a) received++;
+            });
+            res.on("close", () => resolve());
+            res.on("error", () => resolve());
+            // Resume only after the server has had to buffer far more than its bound.
+            res.once("pause-over", () => res.resume());
+            (globalThis as { resumeWatch?: () => void }).resumeWatch = () => res.emit("pause-over");
+          },
+        );
+        req.on("error", () => resolve());
+      });
+      const value = "x".repeat(1024 * 1024);
+      for (let i = 0; i < 30; i++)
+        await api(env, "POST", "/api/v1/namespaces/default/configmaps", {
+          metadata: { name: `big-${i}` },
+          data: { v: value },
+        });
+      (globalThis as { resumeWatch?: () => void }).resumeWatch?.();
+      await closed;
+      expect(received).toBeLessThan(30);
+    } finally {
+      await env.stop();
+    }
+  });
+});

@@ -20,6 +20,11 @@ import { type Attributes, authorization } from "./filters/authorization.js";
 import { chain, type RequestContext } from "./filters/context.js";
 import { faults } from "./filters/faults.js";
 import { impersonation } from "./filters/impersonation.js";
+import {
+  defaultInFlightLimits,
+  type InFlightLimits,
+  maxInFlight,
+} from "./filters/max-in-flight.js";
 import { requestInfo } from "./filters/request-info.js";
 import { serveHealth } from "./health.js";
 import type { ApiServerMetrics } from "./metrics.js";
@@ -60,6 +65,8 @@ export interface HandlerDeps {
   before?: (attrs: Attributes) => Promise<void>;
   /** Server-side apply (application/apply-patch+yaml). */
   apply?: ApplyFn;
+  /** The max-in-flight limits (kube-apiserver's defaults when unset). */
+  inFlightLimits?: InFlightLimits;
   /** Request metrics served at /metrics. */
   metrics?: ApiServerMetrics;
   /** POST to a subresource (`serviceaccounts/token`, `pods/eviction`). */
@@ -80,6 +87,7 @@ export function createHandler(deps: HandlerDeps) {
     [
       authentication(deps.auth),
       impersonation(deps.authorize),
+      maxInFlight(deps.inFlightLimits ?? defaultInFlightLimits),
       authorization(deps.authorize),
       faults(deps.before),
     ],
