@@ -909,3 +909,23 @@ describe("overload", () => {
     }
   });
 });
+
+describe("malformed query parameters", () => {
+  it("answers non-integer limit and timeoutSeconds with 400 on list and watch", async () => {
+    const env = await startTestEnv({});
+    try {
+      for (const q of [
+        "limit=abc",
+        "timeoutSeconds=1.5",
+        "watch=1&timeoutSeconds=abc",
+        "watch=1&limit=x",
+      ]) {
+        const r = await api(env, "GET", `/api/v1/namespaces/default/configmaps?${q}`);
+        expect(r.status, q).toBe(400);
+        expect(r.body.message, q).toMatch(/^strconv\.ParseInt: parsing "[^"]+": invalid syntax$/);
+      }
+    } finally {
+      await env.stop();
+    }
+  });
+});

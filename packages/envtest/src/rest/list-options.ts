@@ -8,7 +8,20 @@ import { errors } from "@opgen/apimachinery/status";
 import type { JsonObject, KubeObject } from "../api/types.js";
 
 /** Validates list options against the current resourceVersion; throws the real errors. */
+/**
+ * Integer query parameters (`limit`, `timeoutSeconds`) as kube's parameter codec converts them:
+ * anything strconv.ParseInt refuses is a 400 with its message.
+ */
+export function checkIntegerParams(q: URLSearchParams): void {
+  for (const name of ["limit", "timeoutSeconds"]) {
+    const v = q.get(name);
+    if (v !== null && !/^[+-]?\d+$/.test(v))
+      throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  }
+}
+
 export function checkListOptions(q: URLSearchParams, current: number): void {
+  checkIntegerParams(q);
   const rv = q.get("resourceVersion") ?? "";
   const rvMatch = q.get("resourceVersionMatch") ?? "";
   if (rvMatch && !rv) {

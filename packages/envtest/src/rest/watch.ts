@@ -8,6 +8,7 @@ import { errors } from "@opgen/apimachinery/status";
 import { bucketOf } from "../api/registry.js";
 import { groupVersion, type KubeObject } from "../api/types.js";
 import type { Store, StoreEvent } from "../store/store.js";
+import { checkIntegerParams } from "./list-options.js";
 import type { ObjectRest } from "./objects.js";
 import { parseBool, type RequestScope } from "./scope.js";
 
@@ -34,6 +35,7 @@ export interface ActiveWatch {
 /** Validates watch options before the response starts (errors here are plain HTTP errors). */
 export function checkWatchOptions(scope: RequestScope): void {
   const q = scope.query;
+  checkIntegerParams(q);
   const sie = q.get("sendInitialEvents");
   const rvMatch = q.get("resourceVersionMatch");
   if (sie !== null && parseBool(sie)) {
