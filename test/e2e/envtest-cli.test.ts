@@ -59,4 +59,13 @@ describe("opgen envtest", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trim()).toMatch(/^opgen: --crd-dir .*nope: no such file or directory$/);
   });
+
+  it("exits 1 in one line when the kubeconfig cannot be written, releasing its port", async () => {
+    const dir = tempDir();
+    const result = await runCli(["envtest", "--kubeconfig", "missing/kc.yaml"], dir);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `opgen: envtest failed to start: cannot write the kubeconfig ${join(dir, "missing/kc.yaml")}: its folder does not exist; choose another path`,
+    );
+  });
 });

@@ -87,29 +87,36 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   const faults = createFaults(server);
   await server.listen(options.port ?? 0);
 
-  for (const crd of readCrdFiles(options.crdDirectoryPaths ?? [])) {
-    server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd);
-  }
-  const names = server
-    .list("apiextensions.k8s.io", "customresourcedefinitions")
-    .map((c) => c.metadata?.name ?? "");
-  await waitFor(
-    () => names.every((n) => isEstablished(server.store.get(crdBucket, undefined, n))),
-    `CRDs ${names.join(", ")} to be Established`,
-  );
-
+  // A start that fails after listening releases the port, the controllers and the temporary
+  // folder before it rejects, so a caller (or `opgen envtest`) is never left hanging.
   let tmpDir: string | undefined;
   let kubeconfigPath = options.kubeconfigPath;
-  if (!kubeconfigPath) {
-    tmpDir = mkdtempSync(join(tmpdir(), "envtest-"));
-    kubeconfigPath = join(tmpDir, "kubeconfig");
-  }
   const connection = () => ({
     server: server.url,
     caPem: server.tls.caPem,
     token: server.auth.adminToken,
   });
-  writeKubeconfig(kubeconfigPath, connection());
+  try {
+    for (const crd of readCrdFiles(options.crdDirectoryPaths ?? [])) {
+      server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd);
+    }
+    const names = server
+      .list("apiextensions.k8s.io", "customresourcedefinitions")
+      .map((c) => c.metadata?.name ?? "");
+    await waitFor(
+      () => names.every((n) => isEstablished(server.store.get(crdBucket, undefined, n))),
+      `CRDs ${names.join(", ")} to be Established`,
+    );
+    if (!kubeconfigPath) {
+      tmpDir = mkdtempSync(join(tmpdir(), "envtest-"));
+      kubeconfigPath = join(tmpDir, "kubeconfig");
+    }
+    writeKubeconfig(kubeconfigPath, connection());
+  } catch (e) {
+    await server.close();
+    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+    throw e;
+  }
 
   return {
     url: server.url,
