@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { isObject, type KubeObject, type ObjectMeta } from "./types.js";
 
-/** metav1.Time: RFC 3339 seconds, UTC. */
-export function nowTime(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+/** metav1.Time: RFC 3339 seconds, UTC (now, or the given epoch milliseconds). */
+export function nowTime(at = Date.now()): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** metav1.MicroTime: microsecond precision, UTC. */

@@ -7,6 +7,11 @@ import { isObject, type JSONSchemaProps, type JsonObject } from "@opgen/apimachi
 // JSON helpers live with the schema algorithms that need them; envtest's modules read them here.
 export { deepClone, deepEqual, isObject, type JsonObject } from "@opgen/apimachinery/schema";
 
+/** Narrows an unknown field to an object, replacing anything else with `{}`. */
+export function objectAt(v: unknown): JsonObject {
+  return isObject(v) ? v : {};
+}
+
 export interface ObjectMeta {
   name?: string;
   generateName?: string;

@@ -4,6 +4,7 @@
  * webhook or a metrics endpoint asks the API server, as controller-runtime's secure metrics do).
  */
 import { errors } from "@opgen/apimachinery/status";
+import { nowTime } from "../api/meta.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { UserInfo } from "../rest/scope.js";
 import { API_AUDIENCE } from "./service-account-tokens.js";
@@ -18,15 +19,11 @@ function userInfo(user: UserInfo): JsonObject {
   };
 }
 
-function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
 export function selfSubjectReview(user: UserInfo): KubeObject {
   return {
     apiVersion: "authentication.k8s.io/v1",
     kind: "SelfSubjectReview",
-    metadata: { creationTimestamp: now() },
+    metadata: { creationTimestamp: nowTime() },
     status: { userInfo: userInfo(user) },
   };
 }
@@ -43,7 +40,7 @@ export function tokenReview(auth: TokenAuthenticator, body: KubeObject): KubeObj
   return {
     apiVersion: "authentication.k8s.io/v1",
     kind: "TokenReview",
-    metadata: { creationTimestamp: now() },
+    metadata: { creationTimestamp: nowTime() },
     spec,
     status: user ? { authenticated: true, user: userInfo(user), audiences: wanted } : { user: {} },
   };

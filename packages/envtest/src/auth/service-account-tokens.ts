@@ -10,6 +10,7 @@
  */
 import { createPrivateKey, createPublicKey, randomUUID, sign, verify } from "node:crypto";
 import { errors, type FieldError } from "@opgen/apimachinery/status";
+import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import { processKeyPair } from "../http/certs.js";
@@ -56,14 +57,6 @@ export class ServiceAccountTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private find(
-    bucket: string,
-    namespace: string | undefined,
-    name: string,
-  ): KubeObject | undefined {
-    return this.store.list(bucket, namespace).find((o) => o.metadata?.name === name);
-  }
-
   /**
    * Answers a TokenRequest for the service account `sa`: validates `spec` as the TokenRequest
    * strategy does, and fills `status` with a signed token and its expiry.
@@ -107,7 +100,7 @@ export class ServiceAccountTokens {
           detail: 'supported values: "Node", "Pod", "Secret"',
         });
       } else {
-        const bound = this.find(
+        const bound = this.store.get(
           kind.bucket,
           kind.namespaced ? namespace : undefined,
           String(ref.name),
@@ -120,7 +113,7 @@ export class ServiceAccountTokens {
           isObject(bound.spec) &&
           typeof bound.spec.nodeName === "string"
         ) {
-          const node = this.find(BOUND_KINDS.Node!.bucket, undefined, bound.spec.nodeName);
+          const node = this.store.get(BOUND_KINDS.Node!.bucket, undefined, bound.spec.nodeName);
           if (node) claims.node = { name: bound.spec.nodeName, uid: node.metadata!.uid! };
         }
       }
@@ -147,7 +140,7 @@ export class ServiceAccountTokens {
       metadata: {
         name: sa.metadata!.name,
         namespace,
-        creationTimestamp: new Date(iat * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+        creationTimestamp: nowTime(iat * 1000),
       },
       spec: {
         audiences,
@@ -156,7 +149,7 @@ export class ServiceAccountTokens {
       },
       status: {
         token: `${unsigned}.${signature}`,
-        expirationTimestamp: new Date(body.exp * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+        expirationTimestamp: nowTime(body.exp * 1000),
       },
     };
   }
@@ -187,7 +180,7 @@ export class ServiceAccountTokens {
     if (claims.iss !== ISSUER || claims.exp <= now || claims.nbf > now) return undefined;
     if (!claims.aud.some((a) => audiences.includes(a))) return undefined;
     const k = claims["kubernetes.io"];
-    const sa = this.find(bucketKey("", "serviceaccounts"), k.namespace, k.serviceaccount.name);
+    const sa = this.store.get(bucketKey("", "serviceaccounts"), k.namespace, k.serviceaccount.name);
     if (!sa || sa.metadata?.uid !== k.serviceaccount.uid) return undefined;
     const extra: Record<string, string[]> = {
       "authentication.kubernetes.io/credential-id": [`JTI=${claims.jti}`],
@@ -195,7 +188,11 @@ export class ServiceAccountTokens {
     for (const [kind, spec] of Object.entries(BOUND_KINDS)) {
       const bound = k[spec.claim as "pod"];
       if (!bound) continue;
-      const obj = this.find(spec.bucket, spec.namespaced ? k.namespace : undefined, bound.name);
+      const obj = this.store.get(
+        spec.bucket,
+        spec.namespaced ? k.namespace : undefined,
+        bound.name,
+      );
       // A token bound to a Pod or Secret dies with it; the node claim is informational.
       if (kind !== "Node" && (!obj || obj.metadata?.uid !== bound.uid)) return undefined;
       extra[`authentication.kubernetes.io/${spec.claim}-name`] = [bound.name];

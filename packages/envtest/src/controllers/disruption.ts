@@ -14,6 +14,7 @@ import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { Store } from "../store/store.js";
 import { modify } from "../store/writes.js";
 import { NamespaceQueue } from "./namespace-queue.js";
+import { isPodReady } from "./workloads.js";
 
 export const PDBS = bucketKey("policy", "poddisruptionbudgets");
 const PODS = bucketKey("", "pods");
@@ -28,26 +29,24 @@ const OWNER_BUCKETS: Record<string, string> = {
 
 const WATCHED = new Set([PDBS, PODS, ...Object.values(OWNER_BUCKETS)]);
 
-export function isPodReady(pod: KubeObject): boolean {
-  const conditions = (pod.status as JsonObject | undefined)?.conditions;
-  return (
-    Array.isArray(conditions) &&
-    conditions.some((c) => isObject(c) && c.type === "Ready" && c.status === "True")
-  );
+/**
+ * Whether a budget covers a pod by its selector (policy/v1: an empty selector matches every
+ * pod, a missing or invalid one none).
+ */
+export function budgetSelects(pdb: KubeObject): (pod: KubeObject) => boolean {
+  try {
+    const selector = labelSelectorAsSelector(
+      ((pdb.spec as JsonObject | undefined)?.selector ?? null) as never,
+    );
+    return (pod) => selector.matches(pod.metadata?.labels ?? {});
+  } catch {
+    return () => false;
+  }
 }
 
-/** The pods a budget's selector matches (policy/v1: an empty selector matches every pod). */
-export function podsOf(store: Store, pdb: KubeObject): KubeObject[] {
-  const spec = (pdb.spec ?? {}) as JsonObject;
-  let selector: ReturnType<typeof labelSelectorAsSelector>;
-  try {
-    selector = labelSelectorAsSelector((spec.selector ?? null) as never);
-  } catch {
-    return [];
-  }
-  return store
-    .list(PODS, pdb.metadata?.namespace)
-    .filter((p) => selector.matches(p.metadata?.labels ?? {}));
+/** The pods a budget covers. */
+function podsOf(store: Store, pdb: KubeObject): KubeObject[] {
+  return store.list(PODS, pdb.metadata?.namespace).filter(budgetSelects(pdb));
 }
 
 /** intstr.GetScaledValueFromIntOrPercent with rounding up. */

@@ -12,8 +12,8 @@ import { bucketKey } from "../api/registry.js";
 import { deepEqual, isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { Store } from "../store/store.js";
 import { modify, remove } from "../store/writes.js";
-import { isPodReady } from "./disruption.js";
 import { NamespaceQueue } from "./namespace-queue.js";
+import { isPodReady } from "./workloads.js";
 
 const SERVICES = bucketKey("", "services");
 const PODS = bucketKey("", "pods");

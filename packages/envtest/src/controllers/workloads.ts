@@ -67,7 +67,8 @@ function ownedBy(o: KubeObject, owner: KubeObject): boolean {
   );
 }
 
-function isReady(pod: KubeObject): boolean {
+/** A pod's Ready condition is True (what ready replicas, endpoints and budgets count). */
+export function isPodReady(pod: KubeObject): boolean {
   const conds =
     ((pod.status as JsonObject | undefined)?.conditions as JsonObject[] | undefined) ?? [];
   return conds.some((c) => c.type === "Ready" && c.status === "True");
@@ -408,7 +409,7 @@ export class WorkloadControllers {
       .slice(0, Math.max(0, pods.length - desired));
     for (const p of extra) this.client.delete("", "pods", p);
     const live = this.ownedPods(rs);
-    const ready = live.filter(isReady).length;
+    const ready = live.filter(isPodReady).length;
     modify(this.store, buckets.replicasets, rs, (c) => {
       c.status = {
         replicas: live.length,
@@ -440,7 +441,7 @@ export class WorkloadControllers {
         });
         break;
       }
-      if (!isReady(pod)) break;
+      if (!isPodReady(pod)) break;
     }
     for (const p of pods) {
       const ordinal = Number(/-(\d+)$/.exec(p.metadata?.name ?? "")?.[1] ?? -1);
@@ -449,7 +450,7 @@ export class WorkloadControllers {
     const live = this.ownedPods(sts).filter(
       (p) => Number(/-(\d+)$/.exec(p.metadata?.name ?? "")?.[1] ?? -1) < desired,
     );
-    const ready = live.filter(isReady).length;
+    const ready = live.filter(isPodReady).length;
     modify(this.store, buckets.statefulsets, sts, (c) => {
       c.status = {
         observedGeneration: c.metadata?.generation ?? 1,
@@ -470,7 +471,7 @@ export class WorkloadControllers {
       this.newPod(ds, { generateName: `${ds.metadata?.name}-`, nodeName: "envtest-node" });
     for (const extra of pods.slice(1)) this.client.delete("", "pods", extra);
     const live = this.ownedPods(ds);
-    const ready = live.filter(isReady).length;
+    const ready = live.filter(isPodReady).length;
     modify(this.store, buckets.daemonsets, ds, (c) => {
       c.status = {
         currentNumberScheduled: live.length,
@@ -532,7 +533,7 @@ export class WorkloadControllers {
         startTime: prev.startTime ?? now,
         ...(live.length ? { active: live.length } : {}),
         ...(succeeded ? { succeeded } : {}),
-        ready: live.filter(isReady).length,
+        ready: live.filter(isPodReady).length,
         terminating: 0,
         uncountedTerminatedPods: {},
         ...(complete

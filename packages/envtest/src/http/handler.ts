@@ -40,9 +40,8 @@ import type { Verb } from "./request.js";
 import { type TableOptions, tableFor, wantsTable } from "./table.js";
 import { serveWatch } from "./watch-stream.js";
 import {
+  bodyFacts,
   decodeBody,
-  decodedWithoutEmpties,
-  duplicateFieldsOf,
   negotiate,
   PROTOBUF,
   preferredType,
@@ -234,8 +233,7 @@ export function createHandler(deps: HandlerDeps) {
       }
       case "create": {
         const body = await decodeBody(req, info.kind);
-        scope.duplicateFields = duplicateFieldsOf(body);
-        scope.noEmpties = decodedWithoutEmpties(body);
+        Object.assign(scope, bodyFacts(body));
         if (sub !== undefined && !deps.subresourceCreate) throw errors.notFoundPath();
         const r =
           sub !== undefined ? deps.subresourceCreate!(scope, body) : rest.create(scope, body);
@@ -244,8 +242,7 @@ export function createHandler(deps: HandlerDeps) {
       }
       case "update": {
         const body = await decodeBody(req, info.kind);
-        scope.duplicateFields = duplicateFieldsOf(body);
-        scope.noEmpties = decodedWithoutEmpties(body);
+        Object.assign(scope, bodyFacts(body));
         const r =
           sub === "scale"
             ? rest.updateScale(scope, body)

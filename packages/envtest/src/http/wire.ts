@@ -10,20 +10,19 @@ import { isObject, type KubeObject } from "../api/types.js";
 import { inspectBody } from "./json-duplicates.js";
 import { decodeProtobuf } from "./protobuf.js";
 
-const duplicates = new WeakMap<object, string[]>();
-const withoutEmpties = new WeakSet<object>();
-
-/**
- * Whether the JSON text `obj` came from holds no `null`, `{}` or `[]`, so decoding has no empty
- * fields to drop (one native regex test instead of a walk of the object).
- */
-export function decodedWithoutEmpties(obj: object): boolean {
-  return withoutEmpties.has(obj);
+/** What decoding learned of a JSON body's text that its parsed object no longer shows. */
+export interface BodyFacts {
+  /** Fields the text repeated (`spec.replicas`): strict decoding reports them. */
+  duplicateFields: string[];
+  /** The text held no `null`, `{}` or `[]`: there are no empty fields to drop. */
+  noEmpties: boolean;
 }
 
-/** The duplicate fields of the JSON body `obj` was decoded from (strict decoding reports them). */
-export function duplicateFieldsOf(obj: object): string[] {
-  return duplicates.get(obj) ?? [];
+const facts = new WeakMap<object, BodyFacts>();
+
+/** The facts of the body `obj` was decoded from (none known for YAML and protobuf bodies). */
+export function bodyFacts(obj: object): BodyFacts {
+  return facts.get(obj) ?? { duplicateFields: [], noEmpties: false };
 }
 
 export function sendJson(
@@ -164,9 +163,8 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
       throw new Error(`the JSON nests deeper than ${MAX_JSON_DEPTH} levels (exceeded max depth)`);
     v = ct === "application/yaml" ? parseYaml(text) : JSON.parse(text);
     if (ct !== "application/yaml" && isObject(v)) {
-      const { duplicates: d, empties } = inspectBody(text, v);
-      if (d.length) duplicates.set(v, d);
-      if (!empties) withoutEmpties.add(v);
+      const { duplicates, empties } = inspectBody(text, v);
+      facts.set(v, { duplicateFields: duplicates, noEmpties: !empties });
     }
   } catch (e) {
     const why = isTooDeep(e) ? "the JSON nests too deeply to be processed" : (e as Error).message;

@@ -3,7 +3,7 @@
  * column shape, kube's human durations, and the Name / Age / Created At columns.
  */
 import { formatLabelSelector } from "@opgen/apimachinery/selectors";
-import type { KubeObject } from "../api/types.js";
+import { type KubeObject, objectAt } from "../api/types.js";
 
 export interface PrinterColumnDefinition {
   name: string;
@@ -121,12 +121,6 @@ const selectorColumn: PrinterColumnDefinition = {
     "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
 };
 
-function asObject(v: unknown): Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : {};
-}
-
 /**
  * The wide Containers, Images (and Selector) columns of the workload printers, read from the
  * pod template at `spec.template` (`spec.jobTemplate.spec.template` for CronJobs).
@@ -135,10 +129,10 @@ export function templateWide(
   base: Printer,
   opts: { selector: boolean; template?: (o: KubeObject) => unknown } = { selector: true },
 ): Printer {
-  const templateOf = opts.template ?? ((o: KubeObject) => asObject(o.spec).template);
+  const templateOf = opts.template ?? ((o: KubeObject) => objectAt(o.spec).template);
   const columns = [containersColumn, imagesColumn, ...(opts.selector ? [selectorColumn] : [])];
   return withWide(base, columns, (o) => {
-    const containers = (asObject(asObject(templateOf(o)).spec).containers ?? []) as {
+    const containers = (objectAt(objectAt(templateOf(o)).spec).containers ?? []) as {
       name?: string;
       image?: string;
     }[];
@@ -152,7 +146,7 @@ export function templateWide(
 }
 
 function selectorOf(o: KubeObject): unknown {
-  const spec = asObject(o.spec);
-  if (o.kind === "CronJob") return asObject(asObject(spec.jobTemplate).spec).selector;
+  const spec = objectAt(o.spec);
+  if (o.kind === "CronJob") return objectAt(objectAt(spec.jobTemplate).spec).selector;
   return spec.selector;
 }

@@ -6,9 +6,9 @@
 import type { FieldError } from "@opgen/apimachinery/status";
 import type { NameRule } from "../api/meta.js";
 import {
-  isObject,
   type JsonObject,
   type KubeObject,
+  objectAt,
   type ResourceVersionInfo,
 } from "../api/types.js";
 import type { Printer } from "./printing.js";
@@ -47,10 +47,7 @@ export interface ResourceStrategy {
 /** The generic strategy: resources with no behaviour of their own. */
 export const genericStrategy: ResourceStrategy = { nameRule: "subdomain" };
 
-/** Narrows an unknown field to an object, replacing anything else with `{}`. */
-export function objectAt(v: unknown): JsonObject {
-  return isObject(v) ? v : {};
-}
+export { objectAt } from "../api/types.js";
 
 /** Sets `o[key]` to an object (keeping an existing one) and returns it, for defaulting. */
 export function ensureObject(o: JsonObject, key: string): JsonObject {

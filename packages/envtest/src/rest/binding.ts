@@ -5,6 +5,7 @@
  * Conflict. Answered with kube's Success Status (201).
  */
 import { errors } from "@opgen/apimachinery/status";
+import { nowTime } from "../api/meta.js";
 import type { Registry } from "../api/registry.js";
 import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { ObjectRest } from "./objects.js";
@@ -51,7 +52,7 @@ export function bindPod(
     type: "PodScheduled",
     status: "True",
     lastProbeTime: null,
-    lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    lastTransitionTime: nowTime(),
   });
   next.status = { ...status, conditions };
   rest.update({ ...podScope, subresource: "binding" }, next);

@@ -9,10 +9,11 @@
  * (`AlwaysAllow`).
  */
 
-import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { ApiError, errors } from "@opgen/apimachinery/status";
+import { nowTime } from "../api/meta.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import { type DisruptionController, isPodReady, PDBS } from "../controllers/disruption.js";
+import { budgetSelects, type DisruptionController, PDBS } from "../controllers/disruption.js";
+import { isPodReady } from "../controllers/workloads.js";
 import type { Store } from "../store/store.js";
 import { modify } from "../store/writes.js";
 import { deleteOptionsFrom } from "./delete-options.js";
@@ -67,15 +68,9 @@ export function evictPod(
   )
     return remove();
 
-  const budgets = store.list(PDBS, pod.metadata?.namespace).filter((pdb) => {
-    try {
-      return labelSelectorAsSelector(((pdb.spec as JsonObject)?.selector ?? null) as never).matches(
-        pod.metadata?.labels ?? {},
-      );
-    } catch {
-      return false;
-    }
-  });
+  const budgets = store
+    .list(PDBS, pod.metadata?.namespace)
+    .filter((pdb) => budgetSelects(pdb)(pod));
   if (budgets.length === 0) return remove();
   if (budgets.length > 1)
     throw errors.internal(
@@ -109,7 +104,7 @@ export function evictPod(
       s.disruptionsAllowed = allowed - 1;
       s.disruptedPods = {
         ...((s.disruptedPods as Record<string, string>) ?? {}),
-        [name]: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+        [name]: nowTime(),
       };
     });
   }

@@ -8,17 +8,13 @@
 import { errors } from "@opgen/apimachinery/status";
 import { quantityValue } from "../api/quantity.js";
 import { bucketKey } from "../api/registry.js";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { type JsonObject, type KubeObject, objectAt } from "../api/types.js";
 import type { Store } from "../store/store.js";
 import type { AdmissionHook } from "./admission.js";
 import type { RequestScope } from "./scope.js";
 
 const LIMIT_RANGES = bucketKey("", "limitranges");
 const ANNOTATION = "kubernetes.io/limit-ranger";
-
-function objectAt(v: unknown): JsonObject {
-  return isObject(v) ? v : {};
-}
 
 export class LimitRanger implements AdmissionHook {
   constructor(private readonly store: Store) {}

@@ -431,9 +431,7 @@ export class ObjectRest {
       if (finalizers.length > 0) nm.finalizers = finalizers;
       else delete nm.finalizers;
       if (first) {
-        nm.deletionTimestamp = graceful
-          ? new Date(Date.now() + graceful * 1000).toISOString().replace(/\.\d{3}Z$/, "Z")
-          : nowTime();
+        nm.deletionTimestamp = graceful ? nowTime(Date.now() + graceful * 1000) : nowTime();
         nm.deletionGracePeriodSeconds = graceful || 0;
         if (info.generation && nm.generation !== undefined) nm.generation += 1;
         strategy.beginDeletion?.(next);

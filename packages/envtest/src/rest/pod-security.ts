@@ -9,7 +9,7 @@
  */
 import { errors } from "@opgen/apimachinery/status";
 import { bucketKey } from "../api/registry.js";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { type JsonObject, type KubeObject, objectAt } from "../api/types.js";
 import type { Store } from "../store/store.js";
 import type { AdmissionHook } from "./admission.js";
 import type { RequestScope } from "./scope.js";
@@ -56,10 +56,6 @@ const TEMPLATES: Record<string, (o: KubeObject) => unknown> = {
 };
 
 const RESOURCES = new Set(["pods", ...Object.keys(TEMPLATES).map((k) => k.split("/")[1]!)]);
-
-function objectAt(v: unknown): JsonObject {
-  return isObject(v) ? v : {};
-}
 
 function names(kind: string, list: string[]): string {
   const quoted = list.map((n) => JSON.stringify(n)).join(", ");

@@ -54,23 +54,37 @@ export function coerceCustomResource(
   applyDefaults(obj, schema);
 }
 
-const builtinSchemas = new WeakMap<ResourceVersionInfo, Schema | null>();
-
-/**
- * The structural schema of a built-in kind's version, from the Kubernetes 1.32 catalog (kept per
- * version), or undefined for a kind the catalog has no definition of.
- */
-function builtinSchema(info: ResourceInfo, version: ResourceVersionInfo): Schema | undefined {
-  let schema = builtinSchemas.get(version);
-  if (schema === undefined) {
-    const name = definitionName({ group: info.group, version: version.name, kind: info.kind });
-    schema = name ? (expandSchema(name) as Schema) : null;
-    builtinSchemas.set(version, schema);
-  }
-  return schema ?? undefined;
+interface BuiltinDecoding {
+  /** The catalog definition, e.g. `io.k8s.api.apps.v1.Deployment`. */
+  definition: string;
+  /** Its structural schema, expanded. */
+  schema: Schema;
+  /** The paths of `schema` that hold `+default` values, when any do. */
+  defaults?: Schema;
 }
 
-const defaultSkeletons = new WeakMap<ResourceVersionInfo, Schema | null>();
+const builtinDecodings = new WeakMap<ResourceVersionInfo, BuiltinDecoding | null>();
+
+/**
+ * What decoding a built-in kind's version needs from the Kubernetes 1.32 catalog, worked out once
+ * per version; undefined for a kind the catalog has no definition of.
+ */
+function builtinDecoding(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+): BuiltinDecoding | undefined {
+  let d = builtinDecodings.get(version);
+  if (d === undefined) {
+    const name = definitionName({ group: info.group, version: version.name, kind: info.kind });
+    if (name) {
+      const schema = expandSchema(name) as Schema;
+      const defaults = defaultSkeleton(schema);
+      d = { definition: name, schema, ...(defaults ? { defaults } : {}) };
+    } else d = null;
+    builtinDecodings.set(version, d);
+  }
+  return d ?? undefined;
+}
 
 /**
  * The part of a built-in schema that leads to `+default` values of the 1.32 catalog (a
@@ -98,15 +112,6 @@ function defaultSkeleton(node: Schema | undefined): Schema | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
-function builtinDefaults(version: ResourceVersionInfo, schema: Schema): Schema | undefined {
-  let skeleton = defaultSkeletons.get(version);
-  if (skeleton === undefined) {
-    skeleton = defaultSkeleton(schema) ?? null;
-    defaultSkeletons.set(version, skeleton);
-  }
-  return skeleton ?? undefined;
-}
-
 /**
  * Decodes a built-in object as kube-apiserver's strict decoder does, with the catalog's
  * defaults applied: fields the kind's schema
@@ -122,18 +127,17 @@ export function decodeBuiltin(
   duplicates: readonly string[] = [],
   noEmpties = false,
 ): void {
-  const schema = builtinSchema(info, version);
-  if (!schema) return;
-  const def = definitionName({ group: info.group, version: version.name, kind: info.kind });
-  const typeError = def ? builtinTypeError(def, obj) : undefined;
+  const decoding = builtinDecoding(info, version);
+  if (!decoding) return;
+  const { schema } = decoding;
+  const typeError = builtinTypeError(decoding.definition, obj);
   if (typeError)
     throw errors.badRequest(
       `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: ${typeError}`,
     );
   reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
   if (!noEmpties) dropGoEmpties(obj, schema);
-  const defaults = builtinDefaults(version, schema);
-  if (defaults) applyDefaults(obj, defaults);
+  if (decoding.defaults) applyDefaults(obj, decoding.defaults);
   // Defaulting and validation work on the stored version, as kube's work on the internal one.
   const storage = storageVersion(info);
   if (info.convert && version.name !== storage.name) {
