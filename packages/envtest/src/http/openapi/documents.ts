@@ -14,7 +14,8 @@ import { openApiGroupVersion } from "./v3.js";
 interface Cached {
   generation: number;
   schemas?: Map<string, PublishedSchema>;
-  v2?: { json: Buffer; etag: string };
+  v2doc?: JsonObject;
+  v2?: { body: Buffer; etag: string };
   v2pb?: { body: Buffer; etag: string };
   v3: Map<string, JsonObject | undefined>;
 }
@@ -35,6 +36,12 @@ function schemas(c: Cached, registry: Registry): Map<string, PublishedSchema> {
   return c.schemas;
 }
 
+/** The v2 document, built once for both of its encodings. */
+function v2doc(c: Cached, registry: Registry): JsonObject {
+  c.v2doc ??= openApiV2(registry, schemas(c, registry));
+  return c.v2doc;
+}
+
 const etag = (body: Buffer) =>
   `"${createHash("sha512").update(body).digest("hex").slice(0, 128).toUpperCase()}"`;
 
@@ -42,18 +49,17 @@ const etag = (body: Buffer) =>
 export function openApiV2Json(registry: Registry): { body: Buffer; etag: string } {
   const c = entry(registry);
   if (!c.v2) {
-    const json = Buffer.from(JSON.stringify(openApiV2(registry, schemas(c, registry))));
-    c.v2 = { json, etag: etag(json) };
+    const body = Buffer.from(JSON.stringify(v2doc(c, registry)));
+    c.v2 = { body, etag: etag(body) };
   }
-  return { body: c.v2.json, etag: c.v2.etag };
+  return c.v2;
 }
 
 /** `/openapi/v2` as gnostic protobuf. */
 export function openApiV2Protobuf(registry: Registry): { body: Buffer; etag: string } {
   const c = entry(registry);
   if (!c.v2pb) {
-    const doc = openApiV2(registry, schemas(c, registry));
-    const body = Buffer.from(encodeOpenApiV2(doc));
+    const body = Buffer.from(encodeOpenApiV2(v2doc(c, registry)));
     c.v2pb = { body, etag: etag(body) };
   }
   return c.v2pb;
