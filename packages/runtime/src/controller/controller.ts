@@ -2,10 +2,13 @@
  * A controller (controller-runtime's internal controller): event sources feed request keys into a
  * workqueue; `maxConcurrentReconciles` workers take keys and run the reconciler; the result decides
  * whether and when the key comes back. Errors retry with per-item backoff, TerminalErrors do not,
- * thrown non-Error values are counted as panics and retried. Each reconcile gets an AbortSignal
- * and a logger carrying controller, namespace, name and reconcileID.
+ * thrown non-Error values are counted as panics and retried. A 409 Conflict is retried the same
+ * way but logged as one info line: another writer got there first, which is routine, not a fault.
+ * Each reconcile gets an AbortSignal and a logger carrying controller, namespace, name and
+ * reconcileID.
  */
 import { randomUUID } from "node:crypto";
+import { isConflict } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
 import type { SharedInformer } from "../cache/informer.js";
 import type { MapFunc } from "../handler/handler.js";
@@ -226,6 +229,13 @@ export class Controller {
       this.queue.forget(key);
       return "error";
     }
+    if (conflictIn(err)) {
+      // Optimistic concurrency doing its job: the next attempt reads the fresh object. Counted as
+      // an error (as controller-runtime does) but not worth an error line and a stack trace.
+      log.info("Reconcile hit a conflict, requeuing", { error: err.message });
+      this.queue.addRateLimited(key);
+      return "error";
+    }
     log.error("Reconciler error", err);
     this.queue.addRateLimited(key);
     return "error";
@@ -245,4 +255,14 @@ export class Controller {
     log.debug("Reconcile successful");
     return "success";
   }
+}
+
+/** Whether `err` or an error in its `cause` chain is a 409 Conflict (errors.Is over wrapping). */
+function conflictIn(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 16 && e !== undefined && e !== null; depth++) {
+    if (isConflict(e)) return true;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return false;
 }
