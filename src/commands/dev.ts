@@ -1,11 +1,14 @@
 /**
  * `opgen dev`: the embedded default. Builds the operator, starts @opgen/envtest with the project's
- * CRDs installed, writes a kubeconfig for kubectl, and runs the operator against it until
- * SIGINT/SIGTERM, then stops both cleanly.
+ * CRDs installed, writes a kubeconfig for kubectl, and runs the operator against it. The first
+ * Ctrl-C (or SIGTERM) stops the operator with one SIGTERM, waits for its graceful shutdown, stops
+ * the API server and exits 0; a second one kills the operator and exits 130.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { execa } from "execa";
+import { OperatorProcess } from "../dev/operator-process.js";
+import { listenForStopSignals, signalExitCode } from "../dev/stop-signals.js";
 import { readProject } from "../project/project-file.js";
 import { CliError } from "../util/errors.js";
 
@@ -15,6 +18,12 @@ export interface DevFlags {
   simulate: boolean;
   build: boolean;
 }
+
+/**
+ * How long the operator may take to exit after SIGTERM: the runtime's graceful-shutdown timeout
+ * (30 s), the event flush (2 s) and the lease release (up to 2 × 5 s), with a margin.
+ */
+export const OPERATOR_STOP_GRACE_MS = 45_000;
 
 export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void> {
   const root = resolve(cwd);
@@ -28,7 +37,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
     });
     if (build.exitCode !== 0) {
       throw new CliError(
-        `npm run build failed (exit ${build.exitCode}); fix the errors above and run opgen dev again`,
+        `npm run build failed (exit ${build.exitCode ?? build.signal}); fix the errors above and run opgen dev again`,
       );
     }
   }
@@ -47,16 +56,18 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
     simulate: flags.simulate,
     port: flags.port,
     kubeconfigPath,
+  }).catch((e: Error) => {
+    throw new CliError(`envtest failed to start: ${startFailure(e, flags.port)}`);
   });
   process.stdout.write(
     `envtest ready at ${env.url} (${project.projectName}: CRDs installed)\n` +
       `kubectl: export KUBECONFIG=${kubeconfigPath}\n`,
   );
 
-  const operator = execa(
-    "node",
+  const signals = listenForStopSignals();
+  const operator = new OperatorProcess(
+    entry,
     [
-      entry,
       "--kubeconfig",
       kubeconfigPath,
       "--metrics-bind-address",
@@ -65,27 +76,71 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
       "0",
       "--zap-devel",
     ],
-    { cwd: root, stdio: "inherit", reject: false, env: { NODE_ENV: "development" } },
+    { cwd: root, env: { ...process.env, NODE_ENV: "development" } },
   );
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`\n${signal}: stopping the operator and the API server...\n`);
-    operator.kill("SIGTERM");
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  const result = await operator;
-  process.off("SIGINT", stop);
-  process.off("SIGTERM", stop);
-  await env.stop();
-  if (result.exitCode !== 0) {
-    // On Ctrl-C the operator gets SIGTERM and must drain and exit 0, as it would in a Pod.
-    throw new CliError(
-      stopping
-        ? `the operator did not shut down cleanly on SIGTERM (exit ${result.exitCode ?? result.signal}); see its log above`
-        : `the operator exited with code ${result.exitCode ?? result.signal}; see its log above`,
+  let graceTimer: NodeJS.Timeout | undefined;
+  try {
+    const first = await Promise.race([
+      operator.exited.then((exit) => ({ exit, signal: undefined })),
+      signals.first.then((signal) => ({ exit: undefined, signal })),
+    ]);
+    if (first.exit) {
+      if (first.exit.error)
+        throw new CliError(`could not start the operator: ${first.exit.error.message}`);
+      if (first.exit.code === 0) return;
+      throw new CliError(`the operator exited with ${describeExit(first.exit)}; see its log above`);
+    }
+    const signal = first.signal as NodeJS.Signals;
+    process.stderr.write(
+      `\n${signal}: stopping the operator and the API server (${signal} again to kill the operator)...\n`,
     );
+    operator.terminate();
+    const end = await Promise.race([
+      operator.exited.then((exit) => ({ kind: "exited" as const, exit })),
+      signals.second.then((again) => ({ kind: "forced" as const, again })),
+      new Promise<{ kind: "timeout" }>((r) => {
+        graceTimer = setTimeout(() => r({ kind: "timeout" }), OPERATOR_STOP_GRACE_MS);
+      }),
+    ]);
+    if (end.kind === "forced") {
+      operator.kill();
+      await operator.exited;
+      throw new CliError(
+        `${end.again}: killed the operator before its graceful shutdown finished`,
+        signalExitCode(end.again),
+      );
+    }
+    if (end.kind === "timeout") {
+      operator.kill();
+      await operator.exited;
+      throw new CliError(
+        `the operator did not exit within ${OPERATOR_STOP_GRACE_MS / 1000} s of SIGTERM and was killed; make its reconciles return when ctx.signal aborts`,
+      );
+    }
+    // On Ctrl-C the operator gets one SIGTERM and must drain and exit 0, as it would in a Pod.
+    if (end.exit.code !== 0) {
+      throw new CliError(
+        `the operator did not shut down cleanly on SIGTERM (${describeExit(end.exit)}); see its log above`,
+      );
+    }
+  } finally {
+    clearTimeout(graceTimer);
+    operator.kill();
+    await env.stop();
+    signals.dispose();
   }
+}
+
+function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
+  return exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal}`;
+}
+
+/** A start-up failure of the API server as the one line a user can act on. */
+function startFailure(e: Error, port: number | undefined): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE")
+    return `port ${port} is already in use; choose another --port or leave it out for a free one`;
+  if (code === "EACCES" && e.message.startsWith("listen"))
+    return `port ${port} needs privileges; choose a port above 1023`;
+  return (e.message.split("\n")[0] ?? String(e)).trim();
 }
