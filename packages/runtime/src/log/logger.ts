@@ -1,9 +1,11 @@
 /**
  * A small structured logger: one JSON object per line in production (what log pipelines parse),
  * a readable single line in development (zap's development encoder). Loggers carry key/value
- * context (`withValues`), like logr. Values under keys that name credentials are redacted, so a
- * careless `log.info("cfg", { token })` does not leak a secret.
+ * context (`withValues`), like logr. Every line goes through `redact` (redact.ts): credentials are
+ * replaced at any depth (keys naming them, Secret data, header values, bearer tokens in text), so
+ * a careless `log.info("cfg", { token })` or `log.info("got", { secret })` does not leak them.
  */
+import { redactFields, scrubString } from "./redact.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -33,8 +35,6 @@ export interface LoggerOptions {
   name?: string;
   now?: () => Date;
 }
-
-const secretKey = /pass(word)?|secret|token|authorization|bearer|credential|private.?key/i;
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
   return new StructuredLogger(
@@ -100,7 +100,9 @@ class StructuredLogger implements Logger {
     if (!this.enabled("error")) return;
     const extra: LogFields = { ...fields };
     if (err !== undefined) {
-      extra.error = err instanceof Error ? err.message : String(err);
+      // Strings here are scrubbed with the rest of the line (a token in a message is redacted).
+      extra.error =
+        err instanceof Error ? err.message : typeof err === "object" && err ? err : String(err);
       if (this.sink.development && err instanceof Error && err.stack) extra.stacktrace = err.stack;
     }
     this.log("error", msg, extra);
@@ -116,26 +118,21 @@ class StructuredLogger implements Logger {
 
   private log(level: LogLevel, msg: string, fields?: LogFields): void {
     if (!this.enabled(level)) return;
-    const all = redact({ ...this.fields, ...fields });
+    const all = redactFields({ ...this.fields, ...fields });
+    const text = scrubString(msg);
     const ts = this.sink.now().toISOString();
     if (this.sink.development) {
       const kv = Object.entries(all)
         .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v) : safeJson(v)}`)
         .join(" ");
       const name = this.name ? `\t${this.name}` : "";
-      this.sink.write(`${ts}\t${level.toUpperCase()}${name}\t${msg}${kv ? `\t${kv}` : ""}`);
+      this.sink.write(`${ts}\t${level.toUpperCase()}${name}\t${text}${kv ? `\t${kv}` : ""}`);
       return;
     }
-    const record: LogFields = { level, ts, msg };
+    const record: LogFields = { level, ts, msg: text };
     if (this.name) record.logger = this.name;
     this.sink.write(safeJson({ ...record, ...all }));
   }
-}
-
-function redact(fields: LogFields): LogFields {
-  const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = secretKey.test(k) ? "[redacted]" : v;
-  return out;
 }
 
 function safeJson(v: unknown): string {
