@@ -7,13 +7,73 @@
  * ts-morph, for instance) get this instance. V8 checks the cache against the source and its own
  * version and flags, and a rejected or missing cache is rebuilt; any I/O problem just means no
  * cache. OPGEN_NO_COMPILE_CACHE=1 turns it off.
+ *
+ * The cache is code that will run, so it lives in a per-user directory: `$XDG_CACHE_HOME/opgen`
+ * when XDG_CACHE_HOME is set, else `<tmpdir>/opgen-<uid>`, created with mode 0700. A directory
+ * someone else could have written to (another owner, group- or world-writable, a symlink, not a
+ * directory) is not used, and opgen then runs without a cache rather than fail.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import Module, { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { tmpdir, userInfo } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
+
+export interface CacheDirContext {
+  env: NodeJS.ProcessEnv;
+  tmpdir: string;
+  /** The user's id; undefined where there is none (Windows), which skips the owner check. */
+  uid: number | undefined;
+}
+
+function currentContext(): CacheDirContext {
+  return { env: process.env, tmpdir: tmpdir(), uid: process.getuid?.() };
+}
+
+/** Where this user's cache goes (not yet checked or created). */
+export function compileCacheLocation(ctx: CacheDirContext = currentContext()): string {
+  const xdg = ctx.env.XDG_CACHE_HOME;
+  // The XDG spec says to ignore a relative path.
+  if (xdg && isAbsolute(xdg)) return join(xdg, "opgen");
+  const who = ctx.uid ?? userInfo().username.replace(/[^A-Za-z0-9_.-]/g, "_");
+  return join(ctx.tmpdir, `opgen-${who}`);
+}
+
+/**
+ * `dir`, created 0700 if missing, when only `uid` can have written to it: a real directory (not a
+ * symlink, never followed) owned by `uid` and writable by neither group nor others. Undefined
+ * otherwise, or when it cannot be created.
+ */
+export function trustedCacheDir(dir: string, uid: number | undefined): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink() || !st.isDirectory()) return undefined;
+    if (uid !== undefined && (st.uid !== uid || (st.mode & 0o022) !== 0)) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This user's compile cache directory, or undefined when it is off or cannot be trusted. */
+export function compileCacheDir(ctx: CacheDirContext = currentContext()): string | undefined {
+  if (ctx.env.OPGEN_NO_COMPILE_CACHE) return undefined;
+  return trustedCacheDir(compileCacheLocation(ctx), ctx.uid);
+}
 
 interface NodeModuleInternals {
   _cache: Record<string, NodeJS.Module>;
@@ -28,10 +88,11 @@ const internals = Module as unknown as NodeModuleInternals;
 export function requireWithCodeCache(path: string): unknown {
   const cached = internals._cache[path];
   if (cached) return cached.exports;
-  if (process.env.OPGEN_NO_COMPILE_CACHE) return createRequire(path)(path);
+  const dir = compileCacheDir();
+  if (!dir) return createRequire(path)(path);
   if (typeof internals.enableCompileCache === "function") {
     // Node >= 22.1: the cache of every module compiled from here on, written by Node itself.
-    internals.enableCompileCache(join(tmpdir(), "opgen-compile-cache"));
+    internals.enableCompileCache(dir);
     return createRequire(path)(path);
   }
   let cacheFile: string | undefined;
@@ -41,8 +102,8 @@ export function requireWithCodeCache(path: string): unknown {
     const key = createHash("sha1")
       .update(`${path}|${size}|${mtimeMs}|${process.version}|${process.arch}`)
       .digest("hex");
-    cacheFile = join(tmpdir(), "opgen-compile-cache", `${key}.bin`);
-    if (existsSync(cacheFile)) cachedData = readFileSync(cacheFile);
+    cacheFile = join(dir, `${key}.bin`);
+    cachedData = readRegularFile(cacheFile);
   } catch {
     cacheFile = undefined;
   }
@@ -70,13 +131,31 @@ export function requireWithCodeCache(path: string): unknown {
     const file = cacheFile;
     // Written at exit, so the cache also holds the functions this run compiled lazily (the parser).
     process.once("exit", () => {
+      // Written aside and renamed, so a concurrent run never reads half a file.
+      const tmp = `${file}.${process.pid}.tmp`;
       try {
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, script.createCachedData());
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: "wx" });
+        renameSync(tmp, file);
       } catch {
-        // A read-only temp folder: run without a cache.
+        // A full or read-only disk: run without a cache.
+        rmSync(tmp, { force: true });
       }
     });
   }
   return mod.exports;
+}
+
+/** The contents of `file` if it is a regular file (a symlink is not followed), else undefined. */
+function readRegularFile(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
