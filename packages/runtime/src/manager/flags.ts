@@ -11,7 +11,12 @@ export class FlagError extends Error {
 }
 
 const usage = `Usage of manager:
-  --metrics-bind-address string       The address the metrics endpoint binds to. Use 0 to disable. (default ":8080")
+  --metrics-bind-address string       The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service. (default "0")
+  --metrics-secure                    If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead. (default true)
+  --metrics-cert-path string          The directory that contains the metrics server certificate.
+  --metrics-cert-name string          The name of the metrics server certificate file. (default "tls.crt")
+  --metrics-cert-key string           The name of the metrics server key file. (default "tls.key")
+  --enable-http2                      If set, HTTP/2 will be enabled for the metrics server.
   --health-probe-bind-address string  The address the probe endpoint binds to. Use 0 to disable. (default ":8081")
   --leader-elect                      Enable leader election for controller manager.
   --kubeconfig string                 Path to a kubeconfig. Only required if out-of-cluster.
@@ -20,11 +25,14 @@ const usage = `Usage of manager:
 
 const valueFlags = new Set([
   "metrics-bind-address",
+  "metrics-cert-path",
+  "metrics-cert-name",
+  "metrics-cert-key",
   "health-probe-bind-address",
   "kubeconfig",
   "log-level",
 ]);
-const boolFlags = new Set(["leader-elect", "zap-devel"]);
+const boolFlags = new Set(["leader-elect", "zap-devel", "metrics-secure", "enable-http2"]);
 const levels = new Set<LogLevel>(["debug", "info", "warn", "error"]);
 
 /** Parses flags; throws FlagError (with `exitOnError: false`) or prints one line and exits 2. */
@@ -46,8 +54,11 @@ export function managerOptionsFromArgs(
 }
 
 function parse(args: readonly string[]): ManagerOptions {
+  // Kubebuilder v4's main.go: metrics off unless bound (config/default's manager_metrics_patch
+  // sets :8443), and served over HTTPS behind TokenReview/SubjectAccessReview when they are.
   const out: ManagerOptions = {
-    metricsBindAddress: ":8080",
+    metricsBindAddress: "0",
+    metricsSecure: true,
     healthProbeBindAddress: ":8081",
     leaderElection: false,
   };
@@ -67,6 +78,8 @@ function parse(args: readonly string[]): ManagerOptions {
       }
       const on = value !== "false";
       if (name === "leader-elect") out.leaderElection = on;
+      else if (name === "metrics-secure") out.metricsSecure = on;
+      else if (name === "enable-http2") out.enableHttp2 = on;
       else out.development = on;
       continue;
     }
@@ -79,6 +92,15 @@ function parse(args: readonly string[]): ManagerOptions {
     switch (name) {
       case "metrics-bind-address":
         out.metricsBindAddress = value;
+        break;
+      case "metrics-cert-path":
+        out.metricsCertPath = value;
+        break;
+      case "metrics-cert-name":
+        out.metricsCertName = value;
+        break;
+      case "metrics-cert-key":
+        out.metricsCertKey = value;
         break;
       case "health-probe-bind-address":
         out.healthProbeBindAddress = value;

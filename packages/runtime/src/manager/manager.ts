@@ -22,7 +22,9 @@ import { type Checker, checksHandler, parseBindAddress, ping, serve } from "../h
 import { RestClient } from "../internal/rest/http.js";
 import { LeaderElector } from "../leaderelection/leaderelection.js";
 import { createLogger, type Logger } from "../log/logger.js";
+import { withAuthenticationAndAuthorization } from "../metrics/authn-authz.js";
 import { RuntimeMetrics } from "../metrics/metrics.js";
+import { startMetricsServer } from "../metrics/server.js";
 import { type ManagerOptions, managerDefaults } from "./options.js";
 
 /** Something the manager runs alongside controllers. */
@@ -291,17 +293,27 @@ class ControllerManager implements Manager {
       this.opts.metricsBindAddress ?? managerDefaults.metricsBindAddress,
     );
     if (metricsBind) {
-      const s = await serve(metricsBind, {
-        "/metrics": async (_req, res) => {
-          const body = await this.metrics.registry.metrics();
-          res.writeHead(200, { "Content-Type": this.metrics.registry.contentType }).end(body);
-        },
+      const secure = this.opts.metricsSecure ?? false;
+      const s = await startMetricsServer({
+        bind: metricsBind,
+        registry: this.metrics.registry,
+        log: this.log.withName("metrics"),
+        secure,
+        certDir: this.opts.metricsCertPath,
+        certName: this.opts.metricsCertName,
+        keyName: this.opts.metricsCertKey,
+        enableHttp2: this.opts.enableHttp2,
+        // Kubebuilder's main.go protects the endpoint exactly when it is served securely.
+        filter: secure
+          ? withAuthenticationAndAuthorization(this.rest, this.opts.metricsAuth)
+          : undefined,
       });
       this.ports.metrics = s.port;
       closers.push(s.close);
       this.log.info("Serving metrics server", {
         bindAddress: this.opts.metricsBindAddress,
         port: s.port,
+        secure,
       });
     }
     const probeBind = parseBindAddress(

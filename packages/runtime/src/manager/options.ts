@@ -4,6 +4,7 @@ import type { Registry } from "prom-client";
 import type { CacheOptions } from "../cache/cache.js";
 import type { ControllerOptions } from "../controller/controller.js";
 import type { Logger, LogLevel } from "../log/logger.js";
+import type { AuthFilterOptions } from "../metrics/authn-authz.js";
 
 export interface ManagerOptions {
   /**
@@ -13,6 +14,22 @@ export interface ManagerOptions {
   kubeconfig?: string | KubeConfig;
   /** Where /metrics listens (default ":8080"; "0" disables). */
   metricsBindAddress?: string;
+  /**
+   * Serve /metrics over HTTPS, callers authenticated by TokenReview and authorized by
+   * SubjectAccessReview (`get` on the path), as Kubebuilder's `--metrics-secure`. Default false
+   * here, as controller-runtime's `SecureServing`; `managerOptionsFromArgs` defaults it to true.
+   * The manager's identity needs `create` on tokenreviews and subjectaccessreviews.
+   */
+  metricsSecure?: boolean;
+  /** Folder with the metrics serving certificate, reloaded on change; none: self-signed. */
+  metricsCertPath?: string;
+  /** Certificate and key file names in metricsCertPath (default "tls.crt" and "tls.key"). */
+  metricsCertName?: string;
+  metricsCertKey?: string;
+  /** Offer HTTP/2 on the metrics server (default false, as Kubebuilder's `--enable-http2`). */
+  enableHttp2?: boolean;
+  /** Cache lifetimes and review limits of the secure metrics filter (controller-runtime's by default). */
+  metricsAuth?: AuthFilterOptions;
   /** Where /healthz and /readyz listen (default "0": disabled, as controller-runtime). */
   healthProbeBindAddress?: string;
   /** Run controllers only while holding the leader Lease (default false). */

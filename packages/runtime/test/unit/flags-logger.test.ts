@@ -6,7 +6,8 @@ const parse = (args: string[]) => managerOptionsFromArgs(args, { exitOnError: fa
 describe("managerOptionsFromArgs", () => {
   it("applies kubebuilder's defaults", () => {
     expect(parse([])).toEqual({
-      metricsBindAddress: ":8080",
+      metricsBindAddress: "0",
+      metricsSecure: true,
       healthProbeBindAddress: ":8081",
       leaderElection: false,
     });
@@ -26,6 +27,7 @@ describe("managerOptionsFromArgs", () => {
       ]),
     ).toEqual({
       metricsBindAddress: "0",
+      metricsSecure: true,
       healthProbeBindAddress: "127.0.0.1:9000",
       leaderElection: true,
       kubeconfig: "/tmp/kc",

@@ -1,0 +1,183 @@
+/**
+ * The metrics server (controller-runtime's pkg/metrics/server): `/metrics` from the manager's
+ * registry, over HTTPS when `secure` (certificates from a folder, reloaded on change, or a
+ * self-signed pair made at start) and wrapped in a filter (the TokenReview/SubjectAccessReview
+ * check). TLS 1.2 at least; HTTP/1.1 only unless `enableHttp2`, as Kubebuilder's main.go disables
+ * HTTP/2 by default (HTTP/2 Stream Cancellation and Rapid Reset CVEs). The server defends itself:
+ * header and request timeouts, a TLS handshake timeout, a connection cap, and no request bodies.
+ */
+import http from "node:http";
+import http2 from "node:http2";
+import https from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { join } from "node:path";
+import type tls from "node:tls";
+import type { Registry } from "prom-client";
+import type { Logger } from "../log/logger.js";
+import { type Filter, type Handler, httpError } from "./authn-authz.js";
+import { CertWatcher } from "./certwatcher.js";
+import { selfSignedCertificate } from "./self-signed.js";
+
+export interface MetricsServerOptions {
+  bind: { host?: string; port: number };
+  registry: Registry;
+  log: Logger;
+  /** HTTPS instead of HTTP. */
+  secure: boolean;
+  /** Folder holding the serving certificate; without it a self-signed one is made. */
+  certDir?: string;
+  /** File names in certDir (default tls.crt and tls.key). */
+  certName?: string;
+  keyName?: string;
+  /** Offer HTTP/2 through ALPN (default false). */
+  enableHttp2?: boolean;
+  /** Wraps /metrics (authentication and authorization). */
+  filter?: Filter;
+  /** How often the certificate files are polled for changes (default 10 000 ms). */
+  certPollIntervalMs?: number;
+}
+
+export interface MetricsServer {
+  port: number;
+  secure: boolean;
+  close(): Promise<void>;
+}
+
+/** Limits as controller-runtime's httpserver.New sets them (ReadHeaderTimeout 32 s, IdleTimeout 90 s). */
+const limits = {
+  headersTimeout: 32_000,
+  requestTimeout: 60_000,
+  keepAliveTimeout: 90_000,
+  handshakeTimeout: 10_000,
+  maxConnections: 512,
+};
+
+function metricsHandler(registry: Registry): Handler {
+  return async (req, res) => {
+    const body = await registry.metrics();
+    res.writeHead(200, { "Content-Type": registry.contentType });
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+}
+
+/** Routes one request: only GET/HEAD /metrics, without a body; the filter sees only those. */
+function route(handler: Handler, log: Logger): Handler {
+  return (req, res) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path !== "/metrics") return httpError(res, 404, "404 page not found");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("Allow", "GET, HEAD");
+      return httpError(res, 405, "Method Not Allowed");
+    }
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > 0 || req.headers["transfer-encoding"] !== undefined) {
+      // Not read, so not kept: the connection closes after the answer.
+      res.setHeader("Connection", "close");
+      return httpError(res, 413, "Request Entity Too Large");
+    }
+    return Promise.resolve(handler(req, res)).catch((err) => {
+      log.error("serving metrics failed", err);
+      httpError(res, 500, "An error has occurred while serving metrics");
+    });
+  };
+}
+
+type AnyServer = http.Server | https.Server | http2.Http2SecureServer;
+
+/** Starts the server; resolves once listening. A bad certificate or a busy port rejects. */
+export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
+  const log = opts.log;
+  const handler = route(
+    opts.filter ? opts.filter(log, metricsHandler(opts.registry)) : metricsHandler(opts.registry),
+    log,
+  );
+  let watcher: CertWatcher | undefined;
+  let server: AnyServer;
+  if (opts.secure) {
+    const tlsBase: tls.SecureContextOptions & tls.TlsOptions = {
+      minVersion: "TLSv1.2",
+      handshakeTimeout: limits.handshakeTimeout,
+      ALPNProtocols: opts.enableHttp2 ? ["h2", "http/1.1"] : ["http/1.1"],
+    };
+    let pair: { cert: string | Buffer; key: string | Buffer };
+    if (opts.certDir) {
+      watcher = new CertWatcher(
+        join(opts.certDir, opts.certName ?? "tls.crt"),
+        join(opts.certDir, opts.keyName ?? "tls.key"),
+        {
+          log,
+          intervalMs: opts.certPollIntervalMs,
+          onChange: (next) => (server as tls.Server).setSecureContext({ ...tlsBase, ...next }),
+        },
+      );
+      pair = watcher.pair;
+    } else {
+      pair = selfSignedCertificate();
+    }
+    server = opts.enableHttp2
+      ? http2.createSecureServer(
+          {
+            ...tlsBase,
+            ...pair,
+            allowHTTP1: true,
+            settings: { maxConcurrentStreams: 100 },
+          },
+          handler as unknown as (
+            req: http2.Http2ServerRequest,
+            res: http2.Http2ServerResponse,
+          ) => void,
+        )
+      : https.createServer(
+          {
+            ...tlsBase,
+            ...pair,
+            headersTimeout: limits.headersTimeout,
+            requestTimeout: limits.requestTimeout,
+            keepAliveTimeout: limits.keepAliveTimeout,
+          },
+          handler,
+        );
+  } else {
+    server = http.createServer(
+      {
+        headersTimeout: limits.headersTimeout,
+        requestTimeout: limits.requestTimeout,
+        keepAliveTimeout: limits.keepAliveTimeout,
+      },
+      handler,
+    );
+  }
+  server.maxConnections = limits.maxConnections;
+  // HTTP/2 has no per-request timeouts: an idle session is closed instead.
+  if (opts.secure && opts.enableHttp2)
+    (server as http2.Http2SecureServer).setTimeout(limits.requestTimeout);
+
+  // Tracked so close() ends keep-alive connections and HTTP/2 sessions at once.
+  const sockets = new Set<Socket>();
+  server.on(opts.secure ? "secureConnection" : "connection", (s: Socket) => {
+    sockets.add(s);
+    s.once("close", () => sockets.delete(s));
+  });
+  // A failed handshake (a plain-HTTP client, a scanner) is the client's problem: keep serving.
+  server.on("tlsClientError", () => {});
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.bind.port, opts.bind.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  server.on("error", (err) => log.error("metrics server error", err));
+  watcher?.start();
+  return {
+    port: (server.address() as AddressInfo).port,
+    secure: opts.secure,
+    close: () =>
+      new Promise<void>((resolve) => {
+        watcher?.stop();
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
