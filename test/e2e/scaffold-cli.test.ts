@@ -47,6 +47,8 @@ describe("opgen init", () => {
       "src/main.ts",
       "config/default/kustomization.yaml",
       "config/default/metrics_service.yaml",
+      "config/default/manager_metrics_patch.yaml",
+      "config/default/cert_metrics_manager_patch.yaml",
       "config/manager/manager.yaml",
       "config/manager/kustomization.yaml",
       "config/rbac/kustomization.yaml",
@@ -55,7 +57,14 @@ describe("opgen init", () => {
       "config/rbac/service_account.yaml",
       "config/rbac/leader_election_role.yaml",
       "config/rbac/leader_election_role_binding.yaml",
+      "config/rbac/metrics_auth_role.yaml",
+      "config/rbac/metrics_auth_role_binding.yaml",
       "config/rbac/metrics_reader_role.yaml",
+      "config/prometheus/kustomization.yaml",
+      "config/prometheus/monitor.yaml",
+      "config/prometheus/monitor_tls_patch.yaml",
+      "config/network-policy/kustomization.yaml",
+      "config/network-policy/allow-metrics-traffic.yaml",
       "config/crd/kustomization.yaml",
       "config/samples/kustomization.yaml",
     ]) {
@@ -137,7 +146,47 @@ describe("opgen init", () => {
     expect(readFileSync(join(dir, ".dockerignore"), "utf8")).toMatch(/^\*$/m);
   });
 
-  it("renders config/default with the optional prometheus and network-policy parts switched on", async () => {
+  it("renders Kubebuilder's secure metrics: HTTPS on 8443, TokenReview/SubjectAccessReview RBAC", async () => {
+    const { stdout } = await execa("kubectl", ["kustomize", join(dir, "config/default")]);
+    const objects = parseAllDocuments(stdout).map((d) => d.toJS());
+    const named = (kind: string, name: string) =>
+      objects.find((o) => o.kind === kind && o.metadata.name === name);
+    const deployment = named("Deployment", "appcluster-operator-controller-manager");
+    const container = deployment.spec.template.spec.containers[0];
+    // manager_metrics_patch.yaml puts the bind address first; probes stay on :8081.
+    expect(container.args).toEqual([
+      "--metrics-bind-address=:8443",
+      "--leader-elect",
+      "--health-probe-bind-address=:8081",
+    ]);
+    expect(container.ports).toEqual([{ containerPort: 8081, name: "probes", protocol: "TCP" }]);
+    const service = named("Service", "appcluster-operator-controller-manager-metrics-service");
+    expect(service.spec.ports).toEqual([
+      { name: "https", port: 8443, protocol: "TCP", targetPort: 8443 },
+    ]);
+    expect(named("ClusterRole", "appcluster-operator-metrics-auth-role").rules).toEqual([
+      { apiGroups: ["authentication.k8s.io"], resources: ["tokenreviews"], verbs: ["create"] },
+      {
+        apiGroups: ["authorization.k8s.io"],
+        resources: ["subjectaccessreviews"],
+        verbs: ["create"],
+      },
+    ]);
+    const binding = named("ClusterRoleBinding", "appcluster-operator-metrics-auth-rolebinding");
+    expect(binding.roleRef.name).toBe("appcluster-operator-metrics-auth-role");
+    expect(binding.subjects).toEqual([
+      {
+        kind: "ServiceAccount",
+        name: "appcluster-operator-controller-manager",
+        namespace: "appcluster-operator-system",
+      },
+    ]);
+    expect(named("ClusterRole", "appcluster-operator-metrics-reader").rules).toEqual([
+      { nonResourceURLs: ["/metrics"], verbs: ["get"] },
+    ]);
+  });
+
+  it("renders config/default with the optional prometheus, network-policy and certificate parts switched on", async () => {
     const other = join(tempDir(), "metrics-op");
     mkdirSync(other);
     expect((await runCli(["init", "--skip-install"], other)).exitCode).toBe(0);
@@ -145,11 +194,26 @@ describe("opgen init", () => {
     const text = readFileSync(file, "utf8");
     expect(text).toContain("#- ../prometheus\n");
     expect(text).toContain("#- ../network-policy\n");
+    expect(text).toContain(
+      "#- path: cert_metrics_manager_patch.yaml\n#  target:\n#    kind: Deployment\n",
+    );
     writeFileSync(
       file,
       text
         .replace("#- ../prometheus", "- ../prometheus")
-        .replace("#- ../network-policy", "- ../network-policy"),
+        .replace("#- ../network-policy", "- ../network-policy")
+        .replace(
+          "#- path: cert_metrics_manager_patch.yaml\n#  target:\n#    kind: Deployment\n",
+          "- path: cert_metrics_manager_patch.yaml\n  target:\n    kind: Deployment\n",
+        ),
+    );
+    const prometheus = join(other, "config/prometheus/kustomization.yaml");
+    writeFileSync(
+      prometheus,
+      readFileSync(prometheus, "utf8").replace(
+        "#patches:\n#  - path: monitor_tls_patch.yaml\n#    target:\n#      kind: ServiceMonitor\n",
+        "patches:\n  - path: monitor_tls_patch.yaml\n    target:\n      kind: ServiceMonitor\n",
+      ),
     );
     const { stdout } = await execa("kubectl", ["kustomize", join(other, "config/default")]);
     const objects = parseAllDocuments(stdout).map((d) => d.toJS());
@@ -158,10 +222,38 @@ describe("opgen init", () => {
       name: "metrics-op-controller-manager-metrics-monitor",
       namespace: "metrics-op-system",
     });
-    expect(monitor.spec.endpoints[0]).toEqual({ path: "/metrics", port: "http", scheme: "http" });
+    const secret = (key: string) => ({ secret: { name: "metrics-server-cert", key } });
+    expect(monitor.spec.endpoints[0]).toEqual({
+      path: "/metrics",
+      port: "https",
+      scheme: "https",
+      bearerTokenFile: "/var/run/secrets/kubernetes.io/serviceaccount/token",
+      tlsConfig: {
+        serverName: "metrics-op-controller-manager-metrics-service.metrics-op-system.svc",
+        insecureSkipVerify: false,
+        ca: secret("ca.crt"),
+        cert: secret("tls.crt"),
+        keySecret: { name: "metrics-server-cert", key: "tls.key" },
+      },
+    });
+    const service = objects.find((o) => o.kind === "Service");
+    expect(monitor.spec.endpoints[0].tlsConfig.serverName).toBe(
+      `${service.metadata.name}.${service.metadata.namespace}.svc`,
+    );
     const policy = objects.find((o) => o.kind === "NetworkPolicy");
     expect(policy.metadata.namespace).toBe("metrics-op-system");
-    expect(policy.spec.ingress[0].ports).toEqual([{ port: 8080, protocol: "TCP" }]);
+    expect(policy.spec.ingress[0].ports).toEqual([{ port: 8443, protocol: "TCP" }]);
+    const pod = objects.find((o) => o.kind === "Deployment").spec.template.spec;
+    expect(pod.containers[0].args).toContain(
+      "--metrics-cert-path=/tmp/k8s-metrics-server/metrics-certs",
+    );
+    expect(pod.containers[0].volumeMounts).toEqual([
+      { mountPath: "/tmp/k8s-metrics-server/metrics-certs", name: "metrics-certs", readOnly: true },
+    ]);
+    expect(pod.volumes[0]).toMatchObject({
+      name: "metrics-certs",
+      secret: { secretName: "metrics-server-cert" },
+    });
   });
 
   it("hardens the manager Deployment", () => {
