@@ -59,6 +59,7 @@ export {
   type CacheOptions,
   type InformerSelector,
 } from "./cache/cache.js";
+export { isResourceNotCached, ResourceNotCachedError } from "./cache/scope.js";
 export type { IndexFunc } from "./cache/store.js";
 export type {
   ApplyOptions,

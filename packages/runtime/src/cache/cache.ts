@@ -1,7 +1,9 @@
 /**
  * The manager's informer cache (controller-runtime's pkg/cache): one shared informer per kind,
  * created on first use, scoped per kind by namespaces and selectors, with field indexes. Reads
- * return deep copies, so a reconciler may mutate what it got without corrupting the cache.
+ * return deep copies, so a reconciler may mutate what it got without corrupting the cache. A read
+ * the cache cannot answer (a namespace it does not watch, a kind it has no synced informer for) is
+ * refused with a ResourceNotCachedError naming the scope, never answered with a false NotFound.
  */
 
 import {
@@ -23,6 +25,15 @@ import {
   SharedInformer,
 } from "./informer.js";
 import { restListerWatcher } from "./listwatch.js";
+import {
+  type CacheScope,
+  describeKind,
+  kindOutsideScope,
+  namespaceOutsideScope,
+  notSynced,
+  type ReadOp,
+  type ResourceNotCachedError,
+} from "./scope.js";
 import { type IndexFunc, keyOf } from "./store.js";
 
 /** Per-kind cache scoping (controller-runtime's `ByObject`). */
@@ -45,6 +56,14 @@ export interface CacheOptions {
   /** Watcher reconnect backoff overrides (tests shorten them). */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * What the client does with a read of a cached kind outside the cache's scope (a namespace the
+   * kind's informer does not watch): "error" (default) refuses it with a ResourceNotCachedError
+   * naming the scope; "apiserver" reads it from the API server instead. With "apiserver", a get
+   * that misses in a kind scoped by a label or field selector is also confirmed there, since the
+   * object may exist outside the selector.
+   */
+  readsOutsideScope?: "error" | "apiserver";
 }
 
 /** Builds a `byObject` entry for `kind`. */
@@ -68,6 +87,7 @@ export interface CacheListOptions extends InformerSelector {
 
 export class Cache {
   private readonly informers = new Map<string, SharedInformer<KubeObject>>();
+  private readonly scopes = new Map<string, CacheScope>();
   private readonly running = new Map<string, Promise<void>>();
   private signal?: AbortSignal;
 
@@ -115,6 +135,11 @@ export class Cache {
           : log.error("watch failed, retrying with backoff", err),
     });
     this.informers.set(key, inf as unknown as SharedInformer<KubeObject>);
+    this.scopes.set(key, {
+      namespaces,
+      labelSelector: scope.labelSelector,
+      fieldSelector: scope.fieldSelector,
+    });
     if (this.signal) this.run(key, inf as unknown as SharedInformer<KubeObject>);
     return inf;
   }
@@ -176,9 +201,60 @@ export class Cache {
     await Promise.all(this.running.values());
   }
 
-  /** A deep copy of the cached object; a NotFound ApiError when absent. */
+  /** What `kind`'s informer watches; undefined when the cache has no informer of it. */
+  scopeOf(kind: Kind, sel: InformerSelector = {}): CacheScope | undefined {
+    const scope = this.scopes.get(informerKey(kind, sel));
+    return scope && { ...scope, namespaces: [...scope.namespaces] };
+  }
+
+  /** How the client treats reads outside the scope (`CacheOptions.readsOutsideScope`). */
+  get readsOutsideScope(): "error" | "apiserver" {
+    return this.opts.readsOutsideScope ?? "error";
+  }
+
+  /**
+   * Why the cache cannot answer `op` on `kind`, or undefined when it can: no informer of the kind
+   * (the error lists the cached kinds), not synced yet, or a namespace outside the ones watched.
+   * A list of all namespaces from a namespace-scoped cache covers the watched namespaces, as
+   * controller-runtime's multi-namespace cache does.
+   */
+  outsideScope(
+    kind: Kind,
+    op: ReadOp,
+    sel: InformerSelector = {},
+  ): ResourceNotCachedError | undefined {
+    const key = informerKey(kind, sel);
+    const inf = this.informers.get(key);
+    if (!inf) {
+      const cached = [...this.informers.entries()].map(
+        ([k, i]) => `${describeKind(i.kind)}${k.endsWith("#metadata") ? " metadata" : ""}`,
+      );
+      return kindOutsideScope(kind, op, cached);
+    }
+    if (!inf.hasSynced()) return notSynced(kind, op);
+    const scope = this.scopes.get(key) as CacheScope;
+    if (
+      kind.namespaced &&
+      op.namespace &&
+      scope.namespaces.length > 0 &&
+      !scope.namespaces.includes(op.namespace)
+    ) {
+      return namespaceOutsideScope(kind, op, scope);
+    }
+    return undefined;
+  }
+
+  /**
+   * A deep copy of the cached object; a NotFound ApiError when the cache, which holds every object
+   * in scope, has none; a ResourceNotCachedError when the read is outside its scope.
+   */
   get<T extends KubeObject>(kind: Kind<T>, key: NamespacedName, sel: InformerSelector = {}): T {
-    const inf = this.informerFor(kind, sel);
+    const refused = this.outsideScope(kind, { verb: "get", ...key }, sel);
+    if (refused) throw refused;
+    if (kind.namespaced && !key.namespace) {
+      throw new Error(`${kind.kind} is namespaced: a namespace is required to get ${key.name}`);
+    }
+    const inf = this.informers.get(informerKey(kind, sel)) as unknown as SharedInformer<T>;
     const obj = inf.store.get(keyOf(kind.namespaced ? key.namespace : undefined, key.name));
     if (!obj) {
       throw errors.notFound({ group: kind.group, resource: kind.plural }, key.name);
@@ -186,9 +262,12 @@ export class Cache {
     return structuredClone(obj);
   }
 
-  /** Deep copies of the cached objects matching `opts`. */
+  /** Deep copies of the cached objects matching `opts` (a ResourceNotCachedError outside scope). */
   list<T extends KubeObject>(kind: Kind<T>, opts: CacheListOptions = {}): T[] {
-    const inf = this.informerFor(kind, opts);
+    const sel = { metadataOnly: opts.metadataOnly };
+    const refused = this.outsideScope(kind, { verb: "list", namespace: opts.namespace }, sel);
+    if (refused) throw refused;
+    const inf = this.informers.get(informerKey(kind, sel)) as unknown as SharedInformer<T>;
     const labels = parseSelector(opts.labelSelector);
     const fields = parseFieldSelector(opts.fieldSelector ?? "");
     const matching = Object.entries(opts.matchingFields ?? {});

@@ -1,16 +1,20 @@
 /**
  * The manager's client (controller-runtime's pkg/client with its cache-backed reader): reads of
- * kinds the cache watches (once their informer has synced) come from the cache; other reads and
- * all writes go to the API server.
+ * kinds the cache watches (once their informer has synced) come from the cache; reads of other
+ * kinds and all writes go to the API server. A read of a watched kind outside the cache's scope (a
+ * namespace its informer does not watch) is refused with a ResourceNotCachedError naming the
+ * scope, or read from the API server when the cache is configured so (`readsOutsideScope`).
  * Writes copy the server's answer back into the object passed in (as Go's client does), so a
  * following update carries the fresh resourceVersion.
  */
 
 import { toSelectorString } from "@opgen/apimachinery/selectors";
+import { isNotFound } from "@opgen/apimachinery/status";
 import type { Kind } from "../api/kind.js";
 import type { KubeObject, NamespacedName, PartialObjectMetadata } from "../api/types.js";
-import type { Cache, CacheListOptions } from "../cache/cache.js";
+import type { Cache, CacheListOptions, InformerSelector } from "../cache/cache.js";
 import { defaultTransform, metadataTransform } from "../cache/informer.js";
+import type { ReadOp } from "../cache/scope.js";
 import type { RestClient } from "../internal/rest/http.js";
 import {
   partialObjectMetadataAccept,
@@ -122,7 +126,15 @@ export class CachedClient implements Client {
     opts: GetOptions = {},
   ): Promise<T> {
     const sel = { metadataOnly: opts.metadataOnly };
-    if (!opts.uncached && this.cache?.synced(kind, sel)) return this.cache.get(kind, key, sel);
+    const from = opts.uncached ? "apiserver" : this.readFrom(kind, { verb: "get", ...key }, sel);
+    if (from === "cache" && this.cache) {
+      try {
+        return this.cache.get(kind, key, sel);
+      } catch (err) {
+        // A selector-scoped informer holds only matching objects: a miss proves nothing.
+        if (!(isNotFound(err) && this.confirmMisses(kind, sel))) throw err;
+      }
+    }
     const obj = await this.rest.request<T>({
       method: "GET",
       path: resourcePath(kind, namespaceOf(kind, key.namespace), key.name),
@@ -140,7 +152,9 @@ export class CachedClient implements Client {
   list<T extends KubeObject>(kind: Kind<T>, opts?: ListOptions): Promise<T[]>;
   async list<T extends KubeObject>(kind: Kind<T>, opts: ListOptions = {}): Promise<T[]> {
     const sel = { metadataOnly: opts.metadataOnly };
-    if (!opts.uncached && this.cache?.synced(kind, sel)) return this.cache.list(kind, opts);
+    const op: ReadOp = { verb: "list", namespace: opts.namespace };
+    const from = opts.uncached ? "apiserver" : this.readFrom(kind, op, sel);
+    if (from === "cache" && this.cache) return this.cache.list(kind, opts);
     const fields = [
       opts.fieldSelector,
       ...Object.entries(opts.matchingFields ?? {}).map(([k, v]) => `${k}=${v}`),
@@ -282,6 +296,28 @@ export class CachedClient implements Client {
 
   kindFor(obj: KubeObject): Promise<Kind> {
     return this.kindOf(obj);
+  }
+
+  /**
+   * Where a read is served: the cache for a watched kind in scope; the API server for a kind
+   * nothing watches (controller-runtime would start an informer) or whose informer has not
+   * synced yet; outside the scope, the API server if so configured, else a ResourceNotCachedError.
+   */
+  private readFrom(kind: Kind, op: ReadOp, sel: InformerSelector): "cache" | "apiserver" {
+    const cache = this.cache;
+    if (!cache?.synced(kind, sel)) return "apiserver";
+    const refused = cache.outsideScope(kind, op, sel);
+    if (!refused) return "cache";
+    if (cache.readsOutsideScope === "apiserver") return "apiserver";
+    throw refused;
+  }
+
+  private confirmMisses(kind: Kind, sel: InformerSelector): boolean {
+    const scope = this.cache?.scopeOf(kind, sel);
+    return (
+      this.cache?.readsOutsideScope === "apiserver" &&
+      !!(scope?.labelSelector || scope?.fieldSelector)
+    );
   }
 
   private kindOf(obj: KubeObject): Promise<Kind> {
