@@ -16,7 +16,8 @@
  *   `data` is configuration and is kept, so `data` is not redacted on its own name;
  * - the value of a `{ name, value }` pair whose name names a credential (container `env`,
  *   kubeconfig `exec.env`);
- * - inside any string (messages and error messages included): a PEM private key, what follows
+ * - inside any string (messages and error messages included): a PEM private key, the password
+ *   of a URL (`postgres://app:pw@db`), what follows
  *   `Authorization:` or `Authorization=` (its scheme kept), a `Bearer` token, anything shaped
  *   like a JWT;
  * - in a Secret, kubectl's last-applied-configuration annotation (a copy of the whole Secret).
@@ -74,14 +75,17 @@ const headerInText =
 // "bearer authentication" is left alone.
 const bearer = /\b(bearer)\s+([A-Za-z0-9\-._~+/]{8,}=*)/gi;
 const pem = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g;
+// The password of a URL's user info: `postgres://app:pw@db`, a kubeconfig `proxy-url`.
+const urlPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^@\s/]+@/gi;
 const jwt = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
-/** `s` with PEM private keys, header credentials, bearer tokens and JWTs replaced, cut at `max` characters. */
+/** `s` with PEM private keys, URL passwords, header credentials, bearer tokens and JWTs replaced, cut at `max` characters. */
 export function scrubString(s: string, max = defaultRedactLimits.maxString): string {
   const cut = s.length > max ? `${s.slice(0, max)}...[${s.length - max} more characters]` : s;
-  if (!/bearer|authorization|eyJ|PRIVATE KEY-----/i.test(cut)) return cut;
+  if (!/bearer|authorization|eyJ|PRIVATE KEY-----|:\/\//i.test(cut)) return cut;
   return cut
     .replace(pem, redacted)
+    .replace(urlPassword, (_m, head: string) => `${head}${redacted}@`)
     .replace(
       headerInText,
       (_m, name: string, sep: string, scheme = "") => `${name}${sep}${scheme}${redacted}`,

@@ -323,6 +323,15 @@ describe("redact: errors and text", () => {
     expect(redact({ tls: { key: "-----BEGIN PRIVATE KEY-----\nMIIE" } })).toEqual({
       tls: { key: R },
     });
+    expect(scrubString("dial postgres://app:s3cret@db:5432/app failed")).toBe(
+      `dial postgres://app:${R}@db:5432/app failed`,
+    );
+    expect(
+      redact({ proxyUrl: "http://u:p@proxy:3128", home: "https://example.com/a:b@c" }),
+    ).toEqual({
+      proxyUrl: `http://u:${R}@proxy:3128`,
+      home: "https://example.com/a:b@c",
+    });
     const prose = "bearer authentication is configured; basic checks passed";
     expect(scrubString(prose)).toBe(prose);
   });
