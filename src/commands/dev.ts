@@ -5,6 +5,7 @@
  * the API server and exits 0; a second one kills the operator and exits 130.
  */
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { execa } from "execa";
 import { OperatorProcess } from "../dev/operator-process.js";
@@ -48,6 +49,8 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
     );
   }
 
+  // The operator serves its secure metrics on a free local port (envtest's admin token may scrape).
+  const metricsPort = await freeLocalPort();
   const { startTestEnv } = await import("@opgen/envtest");
   const kubeconfigPath = resolve(root, flags.kubeconfig);
   const crdDir = resolve(root, "config/crd/bases");
@@ -61,7 +64,8 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
   });
   process.stdout.write(
     `envtest ready at ${env.url} (${project.projectName}: CRDs installed)\n` +
-      `kubectl: export KUBECONFIG=${kubeconfigPath}\n`,
+      `kubectl: export KUBECONFIG=${kubeconfigPath}\n` +
+      `metrics: curl -k -H "Authorization: Bearer $(kubectl --kubeconfig '${kubeconfigPath}' config view --raw -o jsonpath='{.users[0].user.token}')" https://127.0.0.1:${metricsPort}/metrics\n`,
   );
 
   const signals = listenForStopSignals();
@@ -71,7 +75,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
       "--kubeconfig",
       kubeconfigPath,
       "--metrics-bind-address",
-      "0",
+      `127.0.0.1:${metricsPort}`,
       "--health-probe-bind-address",
       "0",
       "--zap-devel",
@@ -129,6 +133,22 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
     await env.stop();
     signals.dispose();
   }
+}
+
+/** A port free on 127.0.0.1 now (the OS picks it; the operator binds it a moment later). */
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", (e) =>
+      reject(
+        new CliError(`cannot find a free local port for the operator's metrics: ${e.message}`),
+      ),
+    );
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
 }
 
 function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
