@@ -58,14 +58,29 @@ function normalize(key: string): string {
   return key.toLowerCase().replace(/[-_.\s]/g, "");
 }
 
+// Log lines repeat the same few hundred keys: classify each once (bounded, so hostile keys
+// cannot grow it).
+const classified = new Map<string, number>();
+const CREDENTIAL = 1;
+const REFERENCE = 2;
+
+function classify(key: string): number {
+  let c = classified.get(key);
+  if (c === undefined) {
+    const k = normalize(key);
+    c = (credential.test(k) ? CREDENTIAL : 0) | (reference.test(k) ? REFERENCE : 0);
+    if (classified.size < 4096) classified.set(key, c);
+  }
+  return c;
+}
+
 /** Whether a value under `key` is a credential. */
 export function isCredentialKey(key: string): boolean {
-  const k = normalize(key);
-  return credential.test(k) && !reference.test(k);
+  return classify(key) === CREDENTIAL;
 }
 
 function isReferenceKey(key: string): boolean {
-  return reference.test(normalize(key));
+  return (classify(key) & REFERENCE) !== 0;
 }
 
 // A header written into text: `Authorization: Basic dXNl...`, `authorization=abc`.
