@@ -2,9 +2,12 @@
  * The secure-metrics filter with a scripted API server: the reviews it sends (TokenReview of the
  * bearer token, SubjectAccessReview of `get /metrics`), controller-runtime's answers, the caches
  * (one review per token and per decision while fresh, shared by concurrent scrapes), the bound on
- * reviews in flight (429 instead of an endless queue), and no token in any log line.
+ * reviews in flight (429 instead of an endless queue), and no token in any log line; the
+ * self-signed certificate and HTTP/2 on request.
  */
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import http from "node:http";
+import http2 from "node:http2";
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RestRequest } from "../../src/internal/rest/http.js";
@@ -15,6 +18,7 @@ import {
   withAuthenticationAndAuthorization,
 } from "../../src/metrics/authn-authz.js";
 import { ExpiringCache } from "../../src/metrics/expiring-cache.js";
+import { selfSignedCertificate } from "../../src/metrics/self-signed.js";
 import { type MetricsServer, startMetricsServer } from "../../src/metrics/server.js";
 
 type Answer = unknown | Error;
@@ -253,5 +257,49 @@ describe("ExpiringCache", () => {
     expect([cache.get("c"), cache.get("d")]).toEqual(["C", "D"]);
     cache.set("e", "E", 0); // a zero TTL caches nothing
     expect(cache.get("e")).toBeUndefined();
+  });
+});
+
+describe("secure serving", () => {
+  it("makes a self-signed pair for localhost and 127.0.0.1, signed by its own CA", () => {
+    const pair = selfSignedCertificate();
+    const [leafPem] = pair.cert.split(/(?<=-----END CERTIFICATE-----\n?)/);
+    const leaf = new X509Certificate(leafPem as string);
+    const ca = new X509Certificate(pair.ca);
+    expect(leaf.subjectAltName).toBe("DNS:localhost, IP Address:127.0.0.1");
+    expect(leaf.ca).toBe(false);
+    expect(ca.ca).toBe(true);
+    expect(leaf.verify(ca.publicKey)).toBe(true);
+    expect(leaf.checkPrivateKey(createPrivateKey(pair.key))).toBe(true);
+  });
+
+  it("serves HTTP/2 through ALPN only with enableHttp2, behind the same filter", async () => {
+    const api = new FakeApi(kube);
+    server = await startMetricsServer({
+      bind: { host: "127.0.0.1", port: 0 },
+      registry: new Registry(),
+      log: createLogger({ write: () => {} }),
+      secure: true,
+      enableHttp2: true,
+      filter: withAuthenticationAndAuthorization(api),
+    });
+    const session = http2.connect(`https://127.0.0.1:${server.port}`, {
+      rejectUnauthorized: false,
+    });
+    try {
+      const get2 = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const req = session.request({ ":path": "/metrics", ...headers });
+          req.on("response", (h) => resolve(Number(h[":status"])));
+          req.on("error", reject);
+          req.resume();
+          req.end();
+        });
+      expect(await get2({})).toBe(401);
+      expect(await get2(bearer("reader-token"))).toBe(200);
+      expect(session.alpnProtocol).toBe("h2");
+    } finally {
+      session.close();
+    }
   });
 });
