@@ -119,6 +119,7 @@ export {
   type LogLevel,
   nullLogger,
 } from "./log/logger.js";
+export { redact } from "./log/redact.js";
 export { FlagError, managerOptionsFromArgs } from "./manager/flags.js";
 export { createManager, type Manager, type Runnable } from "./manager/manager.js";
 export { type ManagerOptions, managerDefaults } from "./manager/options.js";
