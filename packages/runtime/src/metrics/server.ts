@@ -152,9 +152,10 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   if (opts.secure && opts.enableHttp2)
     (server as http2.Http2SecureServer).setTimeout(limits.requestTimeout);
 
-  // Tracked so close() ends keep-alive connections and HTTP/2 sessions at once.
+  // Every TCP connection (handshaking, keep-alive, HTTP/2 session) is tracked so close() ends them
+  // at once instead of waiting for their timeouts.
   const sockets = new Set<Socket>();
-  server.on(opts.secure ? "secureConnection" : "connection", (s: Socket) => {
+  server.on("connection", (s: Socket) => {
     sockets.add(s);
     s.once("close", () => sockets.delete(s));
   });
