@@ -5,8 +5,9 @@
  * `kubernetes.io/limit-ranger` annotation, and a container outside a range's `min`/`max` is
  * refused with kube's message.
  */
+
+import { quantityValue } from "@opgen/apimachinery/quantity";
 import { errors } from "@opgen/apimachinery/status";
-import { quantityValue } from "../api/quantity.js";
 import { bucketKey } from "../api/registry.js";
 import { type JsonObject, type KubeObject, objectAt } from "../api/types.js";
 import type { Store } from "../store/store.js";

@@ -3,7 +3,7 @@
  * tolerations, a Pending BestEffort status), pod spec validation, graceful deletion of pods bound
  * to a node (the kubelet, or envtest's simulator, removes them) and kubectl's pod columns.
  */
-import { quantityValue } from "../../api/quantity.js";
+import { quantityValue } from "@opgen/apimachinery/quantity";
 import type { JsonObject, KubeObject } from "../../api/types.js";
 import { podUpdate } from "../immutability.js";
 import { age, ageColumn, nameColumn } from "../printing.js";
