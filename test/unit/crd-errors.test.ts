@@ -138,7 +138,7 @@ describe("values kube-apiserver would refuse", () => {
     expect(
       await diagnose(kind('  /** @validation XValidation rule="self <=" */\n  size?: int32;')),
     ).toEqual([
-      `${F}:4:7: @validation XValidation: rule "self <=" does not compile: Unexpected token: EOF`,
+      `${F}:4:7: @validation XValidation: rule "self <=" does not compile: Syntax error: Unexpected token: EOF (column 8)`,
     ]);
     expect(
       await diagnose(
@@ -147,7 +147,7 @@ describe("values kube-apiserver would refuse", () => {
         ),
       ),
     ).toEqual([
-      `${F}:4:7: @validation XValidation: messageExpression "'got ' + string(self" does not compile: Expected RPAREN, got EOF`,
+      `${F}:4:7: @validation XValidation: messageExpression "'got ' + string(self" does not compile: Syntax error: Expected RPAREN, got EOF (column 21)`,
     ]);
   });
 

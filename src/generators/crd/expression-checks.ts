@@ -10,10 +10,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ParsedMarker } from "../../markers/types.js";
+import { compileCacheDir } from "../../source/compile-cache.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
+
+/** Bumped when the checks refuse more than before (2: Kubernetes CEL environment, type checks). */
+const CHECKS_REVISION = 2;
 
 /** Where compiled-before expressions are remembered, or undefined when caching is off or impossible. */
 function cacheFile(): string | undefined {
@@ -38,11 +41,18 @@ function cacheFile(): string | undefined {
         dir = up;
       }
     };
+    // The checks' own revision is part of the key: a change in what they refuse (the Kubernetes
+    // CEL environment, type checking) must not reuse what an older check let through.
     const key = createHash("sha256")
-      .update(`re2js@${version("re2js")} cel-js@${version("@marcbachmann/cel-js")}`)
+      .update(
+        `re2js@${version("re2js")} cel-js@${version("@marcbachmann/cel-js")} checks@${CHECKS_REVISION}`,
+      )
       .digest("hex")
       .slice(0, 16);
-    return join(tmpdir(), "opgen-compile-cache", `expressions-${key}.json`);
+    // The per-user directory the TypeScript compile cache trusts (0700, owned by us), never a
+    // shared one where another user could plant "already compiled" entries.
+    const dir = compileCacheDir();
+    return dir ? join(dir, `expressions-${key}.json`) : undefined;
   } catch {
     return undefined;
   }
@@ -134,7 +144,7 @@ async function compileAll(
           out.push(
             at(
               m,
-              `${label(m)}: ${key} ${JSON.stringify(expr)} does not compile: ${compiled.message.split("\n")[0]}`,
+              `${label(m)}: ${key} ${JSON.stringify(expr)} does not compile: ${compiled.summary} (column ${compiled.column})`,
             ),
           );
           break;

@@ -1,29 +1,20 @@
 /**
- * `@opgen/apimachinery/cel`: CEL expressions compiled once, with the options envtest evaluates
- * CRD validation rules under (optional types on; variables other than those bound are dynamic),
- * so the generator refuses at the marker a rule envtest and kube-apiserver could not compile.
- * @marcbachmann/cel-js is an optional peer dependency: the CLI and envtest install it, an
- * operator does not carry it.
+ * `@opgen/apimachinery/cel`: CEL as kube-apiserver 1.32 runs CRD validation rules: the
+ * Kubernetes environment and libraries, compile errors in cel-go's form, `matches` with RE2 and
+ * a metered evaluation, so the generator refuses at the marker a rule the cluster would refuse
+ * and envtest enforces what the cluster enforces. @marcbachmann/cel-js and re2js are optional
+ * peer dependencies: the CLI and envtest install them, an operator does not carry them.
  */
-import { Environment } from "@marcbachmann/cel-js";
+export { CelCostLimitError, COST_LIMIT_EXCEEDED } from "./cost.js";
+export {
+  CelCompileError,
+  type CelProgram,
+  celEvalMessage,
+  compileCel,
+  evaluateCel,
+} from "./program.js";
 
-const env = new Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: true });
-
-/** A compiled expression: evaluate with the variables bound (`self`, `oldSelf`). */
-export type CelProgram = (variables: Record<string, unknown>) => unknown;
-
-const programs = new Map<string, CelProgram | Error>();
-
-/** The compiled program, or the compile error, of an expression (cached). */
-export function compileCel(expr: string): CelProgram | Error {
-  let p = programs.get(expr);
-  if (!p) {
-    try {
-      p = env.parse(expr) as unknown as CelProgram;
-    } catch (e) {
-      p = e instanceof Error ? e : new Error(String(e));
-    }
-    programs.set(expr, p);
-  }
-  return p;
-}
+/** kube's per-expression runtime cost limit (`celconfig.PerCallLimit`). */
+export const PER_CALL_COST_LIMIT = 1_000_000;
+/** kube's runtime cost budget for all the rules of one object (`celconfig.RuntimeCELCostBudget`). */
+export const RUNTIME_COST_BUDGET = 10_000_000;

@@ -1,0 +1,35 @@
+/**
+ * The CEL environment kube-apiserver 1.32 compiles CRD validation rules in (`apiserver/pkg/cel/
+ * environment/base.go` at the 1.31 compatibility version new rules are held to): cel-js's
+ * standard library with optional types, plus Kubernetes' libraries (strings v2, lists, regex,
+ * URLs, quantity, IP/CIDR, sets, format). `self` and `oldSelf` are the only variables; any
+ * other identifier is an undeclared reference, as in kube.
+ */
+import { Environment } from "@marcbachmann/cel-js";
+import { registerFormat } from "./library/format.js";
+import { registerLists } from "./library/lists.js";
+import { registerNetwork } from "./library/network.js";
+import { registerQuantity } from "./library/quantity.js";
+import { registerRegex } from "./library/regex.js";
+import { registerSets } from "./library/sets.js";
+import { registerStrings } from "./library/strings.js";
+import { registerUrls } from "./library/urls.js";
+
+export function kubernetesEnvironment(): Environment {
+  const env = new Environment({
+    enableOptionalTypes: true,
+    unlistedVariablesAreDyn: false,
+    homogeneousAggregateLiterals: true,
+  });
+  env.registerVariable("self", "dyn");
+  env.registerVariable("oldSelf", "dyn");
+  registerStrings(env);
+  registerLists(env);
+  registerRegex(env);
+  registerUrls(env);
+  registerQuantity(env);
+  registerNetwork(env);
+  registerSets(env);
+  registerFormat(env);
+  return env;
+}
