@@ -20,6 +20,7 @@ import {
   type ResourceVersionInfo,
   type Schema,
 } from "../api/types.js";
+import { schemaExpressionErrors } from "./expressions.js";
 
 export interface CrdNames {
   plural: string;
@@ -103,6 +104,7 @@ function schemaStructuralErrors(
       detail: "must be object at the root",
     });
   }
+  errs.push(...schemaExpressionErrors(s, path));
   if (s.type === "array" && !s.items) {
     errs.push({ type: "FieldValueRequired", field: `${path}.items`, detail: "must be specified" });
   }

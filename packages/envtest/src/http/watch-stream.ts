@@ -4,8 +4,10 @@
  * the response (the request closes as soon as its empty body is read on Node 20), objects
  * rendered as the client asked (Table rows for kubectl get -w, metadata only), and registration
  * so stop() and dropWatches() can end it. A watcher that stops reading is closed once its
- * unsent events pass MAX_WATCH_BUFFER bytes, as kube-apiserver drops unresponsive watchers
- * (clients re-list and watch again), so memory stays bounded with any number of them.
+ * unsent events pass MAX_WATCH_BUFFER bytes, or, when the unsent bytes of all lagging watchers of
+ * a server pass MAX_LAGGING_BYTES, the most lagging ones are closed first, as kube-apiserver
+ * drops unresponsive watchers (clients re-list and watch again): memory stays bounded with any
+ * number of them, while a healthy watcher still absorbs a burst of writes.
  */
 import type { ServerResponse } from "node:http";
 import type { KubeObject } from "../api/types.js";
@@ -17,6 +19,35 @@ import { warningHeader } from "./wire.js";
 
 /** Bytes of unsent events a watch may hold before it is closed as unresponsive. */
 export const MAX_WATCH_BUFFER = 16 * 1024 * 1024;
+/** A watch holding more unsent bytes than this counts as lagging. */
+const LAGGING = 1024 * 1024;
+/** Unsent bytes all lagging watches of one server may hold together. */
+export const MAX_LAGGING_BYTES = 64 * 1024 * 1024;
+
+interface Lagging {
+  res: ServerResponse;
+  close(): void;
+}
+
+// Per server (keyed by its set of watches), the watches seen lagging at their last write.
+const laggingByServer = new WeakMap<object, Set<Lagging>>();
+
+/** Closes the most lagging watches until the lagging ones hold less than the server budget. */
+function enforceBudget(lagging: Set<Lagging>): void {
+  let total = 0;
+  for (const l of lagging) {
+    if (l.res.destroyed || l.res.writableLength <= LAGGING) lagging.delete(l);
+    else total += l.res.writableLength;
+  }
+  if (total <= MAX_LAGGING_BYTES) return;
+  const heaviest = [...lagging].sort((a, b) => b.res.writableLength - a.res.writableLength);
+  for (const l of heaviest) {
+    if (total <= MAX_LAGGING_BYTES) break;
+    total -= l.res.writableLength;
+    lagging.delete(l);
+    l.close();
+  }
+}
 
 export function serveWatch(
   store: Store,
@@ -36,15 +67,27 @@ export function serveWatch(
   res.flushHeaders();
   const closers: (() => void)[] = [];
   let ended = false;
+  let lagging = laggingByServer.get(watches);
+  if (!lagging) {
+    lagging = new Set();
+    laggingByServer.set(watches, lagging);
+  }
+  // Unresponsive: end the stream now; what is buffered is dropped with the connection.
+  const drop = () => {
+    if (ended) return;
+    ended = true;
+    for (const fn of closers) fn();
+    res.destroy();
+  };
+  const self: Lagging = { res, close: drop };
   const sink: WatchSink = {
     send(type, object) {
       if (ended) return;
       res.write(`${JSON.stringify({ type, object })}\n`);
-      if (res.writableLength > MAX_WATCH_BUFFER) {
-        // Unresponsive: end the stream now; what is buffered is dropped with the connection.
-        ended = true;
-        for (const fn of closers) fn();
-        res.destroy();
+      if (res.writableLength > MAX_WATCH_BUFFER) drop();
+      else if (res.writableLength > LAGGING) {
+        lagging.add(self);
+        enforceBudget(lagging);
       }
     },
     end() {
@@ -60,6 +103,7 @@ export function serveWatch(
   // close means the client went away.
   res.on("close", () => {
     ended = true;
+    lagging.delete(self);
     for (const fn of closers) fn();
   });
   const w = startWatch(store, rest, scope, sink, render ? { render } : {});

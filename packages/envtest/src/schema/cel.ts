@@ -4,12 +4,20 @@
  * for transition rules, `oldSelf` bound to the correlated old value (objects by key, map lists
  * by their keys); transition rules are skipped without an old value unless `optionalOldSelf`.
  * Integers are passed as CEL ints. A failed rule becomes a field error with the rule's
- * message, messageExpression or `failed rule: <rule>`, and its reason. A rule the evaluator
- * cannot run (the Kubernetes CEL extension libraries are not all there) is reported as a
- * warning and not enforced.
+ * message, messageExpression or `failed rule: <rule>`, and its reason. Rules fail closed, as in
+ * kube-apiserver: an evaluation error (no such key, division by zero, a bad regex, ...) rejects
+ * the object with kube's wording, and evaluation is metered by the per-call cost limit and the
+ * per-object budget, past which no further rule runs.
  */
 import { Optional } from "@marcbachmann/cel-js";
-import { compileCel } from "@opgen/apimachinery/cel";
+import {
+  CelCostLimitError,
+  celEvalMessage,
+  compileCel,
+  evaluateCel,
+  PER_CALL_COST_LIMIT,
+  RUNTIME_COST_BUDGET,
+} from "@opgen/apimachinery/cel";
 import { schemaNode } from "@opgen/apimachinery/merge";
 import type { ValidationRule } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
@@ -65,6 +73,8 @@ function ruleError(
 export interface CelOutcome {
   errors: FieldError[];
   warnings: string[];
+  /** What is left of the object's cost budget; negative once it ran out (no more rules run). */
+  budget: number;
 }
 
 /** Evaluates every rule of `schema` over `value` (and `old` on updates). */
@@ -73,10 +83,39 @@ export function validateCel(
   old: unknown,
   schema: Schema | undefined,
   hasOld: boolean,
+  budget = RUNTIME_COST_BUDGET,
 ): CelOutcome {
-  const out: CelOutcome = { errors: [], warnings: [] };
+  const out: CelOutcome = { errors: [], warnings: [], budget };
   if (schema) walk(value, old, hasOld, schema, "", out);
   return out;
+}
+
+/** ruleErrorString: the rule's message if it has one, else the rule. */
+function ruleText(rule: ValidationRule): string {
+  return rule.message?.trim() || rule.rule.trim();
+}
+
+function invalid(path: string, schema: Schema, detail: string): FieldError {
+  const typeName = schema.type ?? (schema["x-kubernetes-int-or-string"] ? "" : "object");
+  return { type: "FieldValueInvalid", field: path, value: typeName, detail };
+}
+
+const OUT_OF_BUDGET =
+  "validation failed due to running out of cost budget, no further validation rules will be run";
+
+/** Runs one program within the per-call limit and the object's remaining budget. */
+function run(
+  program: Exclude<ReturnType<typeof compileCel>, Error>,
+  ctx: Record<string, unknown>,
+  out: CelOutcome,
+): { value: unknown } | { error: unknown } {
+  try {
+    const r = evaluateCel(program, ctx, Math.min(PER_CALL_COST_LIMIT, out.budget));
+    out.budget -= r.cost;
+    return { value: r.value };
+  } catch (e) {
+    return { error: e };
+  }
 }
 
 function walk(
@@ -87,14 +126,19 @@ function walk(
   path: string,
   out: CelOutcome,
 ): void {
+  if (out.budget < 0 || value === null || value === undefined) return;
   for (const rule of schema["x-kubernetes-validations"] ?? []) {
+    if (out.budget <= 0) {
+      out.errors.push(invalid(path, schema, OUT_OF_BUDGET));
+      out.budget = -1;
+      return;
+    }
     const transition = /\boldSelf\b/.test(rule.rule);
     if (transition && !hasOld && !rule.optionalOldSelf) continue;
     const program = compileCel(rule.rule);
     if (program instanceof Error) {
-      out.warnings.push(
-        `x-kubernetes-validations rule at ${path || "<root>"} is not enforced by envtest: ${program.message.split("\n")[0]}`,
-      );
+      // Only a CRD stored before its rules were checked can get here; kube reports it so.
+      out.errors.push(invalid(path, schema, `rule compile error: ${program.detail}`));
       continue;
     }
     const ctx: Record<string, unknown> = { self: toCel(value, schema) };
@@ -106,30 +150,54 @@ function walk(
           : Optional.none()
         : oldCel;
     }
-    let result: unknown;
-    try {
-      result = program(ctx);
-    } catch (e) {
-      out.warnings.push(
-        `x-kubernetes-validations rule ${JSON.stringify(rule.rule)} at ${path || "<root>"} is not enforced by envtest: ${String((e as Error).message).split("\n")[0]}`,
+    const result = run(program, ctx, out);
+    if ("error" in result) {
+      const e = result.error;
+      if (e instanceof CelCostLimitError) {
+        // Past the per-call limit with budget left is cel-go's limit; past the budget is kube's.
+        const perCall = out.budget > PER_CALL_COST_LIMIT;
+        out.errors.push(
+          invalid(
+            path,
+            schema,
+            perCall
+              ? `'${e.message}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText(rule)}`
+              : OUT_OF_BUDGET,
+          ),
+        );
+        out.budget = -1;
+        return;
+      }
+      const message = celEvalMessage(e);
+      out.errors.push(
+        invalid(
+          path,
+          schema,
+          message.startsWith("no such overload")
+            ? `'${message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText(rule)}`
+            : `${message} evaluating rule: ${ruleText(rule)}`,
+        ),
       );
       continue;
     }
-    if (result === true) continue;
+    if (result.value === true) continue;
     let message = rule.message ?? `failed rule: ${rule.rule}`;
     if (rule.messageExpression) {
       const mp = compileCel(rule.messageExpression);
       if (!(mp instanceof Error)) {
-        try {
-          const m = mp(ctx);
-          if (typeof m === "string" && m.trim() !== "") message = m;
-        } catch {
-          // Upstream falls back to message / "failed rule" when messageExpression fails.
+        const m = run(mp, ctx, out);
+        if ("error" in m && m.error instanceof CelCostLimitError) {
+          out.errors.push(invalid(path, schema, OUT_OF_BUDGET));
+          out.budget = -1;
+          return;
         }
+        // Upstream falls back to message / "failed rule" when messageExpression fails.
+        if ("value" in m && typeof m.value === "string" && m.value.trim() !== "") message = m.value;
       }
     }
     out.errors.push(ruleError(rule, path, schema, message));
   }
+  if (out.budget < 0) return;
 
   if (isObject(value)) {
     const o = isObject(old) ? old : undefined;

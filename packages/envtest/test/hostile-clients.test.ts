@@ -1,0 +1,239 @@
+// A hostile client cannot make envtest accept what kube-apiserver refuses, nor stall it: CRD
+// patterns and CEL rules compile as in kube (refused at CRD creation with kube's messages), run
+// in linear time and under a cost limit, and fail closed; non-reading watchers cannot grow
+// memory without bound. (Oversized and deeply nested bodies, max-in-flight and malformed query
+// parameters are in objects.test.ts, "request limits".)
+import https from "node:https";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEnv, type TestEnv } from "../src/index.js";
+import { api } from "./helpers.js";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await startTestEnv({});
+});
+afterAll(async () => {
+  await env?.stop();
+});
+
+const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+function crd(plural: string, spec: object) {
+  const kind = plural[0]!.toUpperCase() + plural.slice(1, -1);
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${plural}.hostile.example.com` },
+    spec: {
+      group: "hostile.example.com",
+      scope: "Namespaced",
+      names: { plural, kind },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: { type: "object", properties: { spec: { type: "object", ...spec } } },
+          },
+        },
+      ],
+    },
+  };
+}
+
+async function install(plural: string, spec: object): Promise<string> {
+  const r = await api(env, "POST", crds, crd(plural, spec));
+  expect(r.status, r.text).toBe(201);
+  // Served once established; poll discovery rather than sleep.
+  const path = `/apis/hostile.example.com/v1/namespaces/default/${plural}`;
+  for (let i = 0; i < 200; i++) {
+    if ((await api(env, "GET", path)).status === 200) return path;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`${plural} never served`);
+}
+
+function cr(plural: string, name: string, spec: object) {
+  const kind = plural[0]!.toUpperCase() + plural.slice(1, -1);
+  return { apiVersion: "hostile.example.com/v1", kind, metadata: { name }, spec };
+}
+
+describe("CRD creation refuses what kube-apiserver refuses", () => {
+  it("a pattern Go's regexp does not compile", async () => {
+    const r = await api(
+      env,
+      "POST",
+      crds,
+      crd("lookaheads", { properties: { name: { type: "string", pattern: "^(?!x)" } } }),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'CustomResourceDefinition.apiextensions.k8s.io "lookaheads.hostile.example.com" is invalid: spec.validation.openAPIV3Schema.properties[spec].properties[name].pattern: Invalid value: "^(?!x)": must be a valid regular expression, but isn\'t: error parsing regexp: invalid or unsupported Perl syntax: `(?!`'.replace(
+        "spec.validation.openAPIV3Schema",
+        "spec.versions[0].schema.openAPIV3Schema",
+      ),
+    );
+  });
+
+  it("a rule that does not compile, naming the rule's path", async () => {
+    const r = await api(
+      env,
+      "POST",
+      crds,
+      crd("badrules", {
+        "x-kubernetes-validations": [{ rule: "self.replicas.frobnicate()", message: "m" }],
+      }),
+    );
+    expect(r.status).toBe(422);
+    const cause = r.body.details.causes[0];
+    expect(cause.field).toBe(
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
+    );
+    expect(cause.message).toBe(
+      `Invalid value: apiextensions.ValidationRule{Rule:"self.replicas.frobnicate()", Message:"m", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:25: undeclared reference to 'frobnicate' (in container '')\n | self.replicas.frobnicate()\n | ........................^`,
+    );
+  });
+
+  it("a messageExpression that does not compile, a rule that is not a bool, an empty rule", async () => {
+    const r = await api(
+      env,
+      "POST",
+      crds,
+      crd("badmessages", {
+        "x-kubernetes-validations": [
+          { rule: "true", messageExpression: "nope + 1" },
+          { rule: "'a' + 'b'" },
+          { rule: "  " },
+        ],
+      }),
+    );
+    expect(r.status).toBe(422);
+    const fields = r.body.details.causes.map((c: { field: string; message: string }) => [
+      c.field.replace(/^.*x-kubernetes-validations/, ""),
+      c.message.replace(/^.*\}: /, "").split("\n")[0],
+    ]);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        [
+          "[0].messageExpression",
+          "messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')",
+        ],
+        ["[1].rule", "cel expression must evaluate to a bool"],
+        ["[2].rule", "Required value: rule is not specified"],
+      ]),
+    );
+  });
+});
+
+describe("objects: linear time, metered, fail closed", () => {
+  let patterns: string;
+  let rules: string;
+  beforeAll(async () => {
+    patterns = await install("patterns", {
+      properties: { name: { type: "string", pattern: "^(a+)+$" } },
+    });
+    rules = await install("rules", {
+      properties: {
+        limits: { type: "object", properties: { max: { type: "integer" } } },
+        items: { type: "array", maxItems: 5000, items: { type: "integer" } },
+        name: { type: "string" },
+      },
+      "x-kubernetes-validations": [
+        { rule: "!has(self.limits) || self.limits.max > self.limits.min", message: "max over min" },
+        { rule: "!has(self.items) || self.items.all(x, self.items.all(y, x != y || x == y))" },
+        { rule: "!has(self.name) || self.name.matches('^(a|aa)+$')", message: "only a's" },
+      ],
+    });
+  });
+
+  it("a catastrophic pattern neither stalls the server nor a concurrent request", async () => {
+    const hostile = `${"a".repeat(100_000)}!`;
+    const started = Date.now();
+    const [create, version] = await Promise.all([
+      api(env, "POST", patterns, cr("patterns", "p", { name: hostile })),
+      api(env, "GET", "/version"),
+    ]);
+    expect(version.status).toBe(200);
+    expect(create.status).toBe(422);
+    expect(create.body.details.causes[0].message).toBe(
+      `Invalid value: "${hostile}": spec.name in body should match '^(a+)+$'`,
+    );
+    // Linear-time matching answers both in milliseconds; a backtracking engine takes forever.
+    expect(Date.now() - started).toBeLessThan(1000);
+    const hostileRule = await api(env, "POST", rules, cr("rules", "r", { name: hostile }));
+    expect(hostileRule.status).toBe(422);
+    expect(hostileRule.body.details.causes[0].message).toBe('Invalid value: "object": only a\'s');
+  });
+
+  it("an evaluation error rejects the object with kube's message", async () => {
+    const r = await api(env, "POST", rules, cr("rules", "nokey", { limits: { max: 3 } }));
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'Rule.hostile.example.com "nokey" is invalid: spec: Invalid value: "object": no such key: min evaluating rule: max over min',
+    );
+  });
+
+  it("a rule over its cost limit rejects the object and stops further rules", async () => {
+    const items = Array.from({ length: 2000 }, (_, i) => i);
+    const r = await api(env, "POST", rules, cr("rules", "costly", { items, name: "b" }));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        field: "spec",
+        message:
+          "Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: !has(self.items) || self.items.all(x, self.items.all(y, x != y || x == y))",
+      },
+    ]);
+    const fine = await api(
+      env,
+      "POST",
+      rules,
+      cr("rules", "fine", { items: [1, 2, 3], name: "aa" }),
+    );
+    expect(fine.status, fine.text).toBe(201);
+  });
+});
+
+describe("watchers that never read", () => {
+  it("keep memory bounded while objects are written, and are closed by the server", async () => {
+    const ca = Buffer.from(env.kubeconfig.getCurrentCluster()!.caData!, "base64");
+    const responses: import("node:http").IncomingMessage[] = [];
+    let closed = 0;
+    for (let i = 0; i < 50; i++) {
+      const req = https.get(
+        `${env.url}/api/v1/namespaces/default/configmaps?watch=1`,
+        { ca, headers: { Authorization: `Bearer ${env.adminToken}` } },
+        (res) => {
+          res.pause();
+          res.on("error", () => {});
+          res.on("close", () => closed++);
+          responses.push(res);
+        },
+      );
+      req.on("error", () => {});
+    }
+    const before = process.memoryUsage().rss;
+    const value = "x".repeat(10 * 1024);
+    let peak = before;
+    for (let i = 0; i < 2000; i++) {
+      const r = await api(env, "POST", "/api/v1/namespaces/default/configmaps", {
+        metadata: { name: `w-${i}` },
+        data: { v: value },
+      });
+      expect(r.status).toBe(201);
+      if (i % 100 === 0) peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    // 2,000 objects of 10 KiB reach each of 50 watchers: 1 GiB if every watcher kept them all.
+    // Lagging watchers share a bounded budget and the most lagging are closed first.
+    expect(peak - before).toBeLessThan(400 * 1024 * 1024);
+    // The server closed lagging watchers on its own: reading what reached them, each sees its
+    // end. (The last few may stay open: within the budget, a lagging watcher is allowed.)
+    for (const res of responses) res.resume();
+    for (let i = 0; i < 1000 && closed < 40; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(closed).toBeGreaterThanOrEqual(40);
+    for (const res of responses) res.destroy();
+  });
+});
