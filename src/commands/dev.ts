@@ -122,6 +122,11 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
       );
     }
     // On Ctrl-C the operator gets one SIGTERM and must drain and exit 0, as it would in a Pod.
+    if (end.exit.signal === "SIGTERM") {
+      throw new CliError(
+        "the operator was ended by SIGTERM without handling it (it stops gracefully once setupSignalHandler() is installed); see its log above",
+      );
+    }
     if (end.exit.code !== 0) {
       throw new CliError(
         `the operator did not shut down cleanly on SIGTERM (${describeExit(end.exit)}); see its log above`,

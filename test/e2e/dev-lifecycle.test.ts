@@ -165,6 +165,20 @@ describe("opgen dev lifecycle", () => {
     expect(await portClosed(port)).toBe(true);
   });
 
+  it("exits 1 in one line when the operator does not handle SIGTERM", async () => {
+    const dev = startDev(
+      project('console.log("operator ready pid=" + process.pid); setInterval(() => {}, 1000);\n'),
+    );
+    const { operatorPid } = await ready(dev);
+    dev.signalGroup("SIGINT");
+    const result = await dev.proc;
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim().split("\n").at(-1)).toBe(
+      "opgen: the operator was ended by SIGTERM without handling it (it stops gracefully once setupSignalHandler() is installed); see its log above",
+    );
+    expect(alive(operatorPid)).toBe(false);
+  });
+
   it("stops the API server and exits 1 in one line when the operator crashes", async () => {
     const dev = startDev(project('console.log("starting"); process.exit(3);\n'));
     const result = await dev.proc;
