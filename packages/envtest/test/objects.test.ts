@@ -928,4 +928,30 @@ describe("malformed query parameters", () => {
       await env.stop();
     }
   });
+
+  it("answers a malformed resourceVersion or continue with 400 on get, list and watch alike", async () => {
+    const env = await startTestEnv({});
+    try {
+      const cms = "/api/v1/namespaces/default/configmaps";
+      for (const path of [
+        `${cms}/missing?resourceVersion=abc`,
+        `${cms}?resourceVersion=abc`,
+        `${cms}?watch=1&resourceVersion=-1`,
+      ]) {
+        const r = await api(env, "GET", path);
+        expect(r.status, path).toBe(400);
+        expect(r.body.message, path).toMatch(/^invalid resource version: (abc|-1)$/);
+      }
+      const ahead = await api(env, "GET", `${cms}/missing?resourceVersion=99999999`);
+      expect(ahead.status).toBe(504);
+      expect(ahead.body.message).toMatch(/^Too large resource version: 99999999, current: \d+$/);
+      const cont = await api(env, "GET", `${cms}?limit=1&continue=garbage`);
+      expect(cont.status).toBe(400);
+      expect(cont.body.message).toBe("continue key is not valid: illegal base64 data");
+      // resourceVersion 0 (any version) and a current one read normally.
+      expect((await api(env, "GET", `${cms}/missing?resourceVersion=0`)).status).toBe(404);
+    } finally {
+      await env.stop();
+    }
+  });
 });

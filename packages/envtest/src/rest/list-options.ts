@@ -7,7 +7,6 @@
 import { errors } from "@opgen/apimachinery/status";
 import type { JsonObject, KubeObject } from "../api/types.js";
 
-/** Validates list options against the current resourceVersion; throws the real errors. */
 /**
  * Integer query parameters (`limit`, `timeoutSeconds`) as kube's parameter codec converts them:
  * anything strconv.ParseInt refuses is a 400 with its message.
@@ -20,6 +19,30 @@ export function checkIntegerParams(q: URLSearchParams): void {
   }
 }
 
+/** A requested resourceVersion against the current one: 400 when malformed, 504 when ahead. */
+function checkResourceVersion(rv: string, current: number): number | undefined {
+  if (!rv || rv === "0") return undefined;
+  const n = Number(rv);
+  if (!/^\d+$/.test(rv) || !Number.isSafeInteger(n)) {
+    throw errors.badRequest(`invalid resource version: ${rv}`);
+  }
+  if (n > current) {
+    throw errors.timeout(`Too large resource version: ${n}, current: ${current}`, [
+      { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
+    ]);
+  }
+  return n;
+}
+
+/**
+ * GetOptions: the resourceVersion is checked before the object is looked up, as the watch cache
+ * parses it first (a malformed one is refused even for a missing object).
+ */
+export function checkGetOptions(q: URLSearchParams, current: number): void {
+  checkResourceVersion(q.get("resourceVersion") ?? "", current);
+}
+
+/** Validates list options against the current resourceVersion; throws the real errors. */
 export function checkListOptions(q: URLSearchParams, current: number): void {
   checkIntegerParams(q);
   const rv = q.get("resourceVersion") ?? "";
@@ -52,16 +75,8 @@ export function checkListOptions(q: URLSearchParams, current: number): void {
       },
     ]);
   }
-  if (rv && rv !== "0") {
-    const n = Number(rv);
-    if (!Number.isInteger(n) || n < 0) {
-      throw errors.badRequest(`invalid resource version: ${rv}`);
-    }
-    if (n > current) {
-      throw errors.timeout(`Too large resource version: ${n}, current: ${current}`, [
-        { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
-      ]);
-    }
+  const n = checkResourceVersion(rv, current);
+  if (n !== undefined) {
     if (rvMatch === "Exact" && n !== current) {
       throw errors.expired("The resourceVersion for the provided list is too old.");
     }

@@ -30,7 +30,7 @@ import type { Store } from "../store/store.js";
 import { type AdmissionHook, admit, checkTypeAndNamespace, gr, meta } from "./admission.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
 import { fieldMatcher } from "./field-selectors.js";
-import { checkListOptions, paginate } from "./list-options.js";
+import { checkGetOptions, checkListOptions, paginate } from "./list-options.js";
 import { recordManagedFields } from "./managed-fields.js";
 import { admitNamespace } from "./namespace-lifecycle.js";
 import { applyScale, toScale } from "./scale.js";
@@ -71,6 +71,7 @@ export class ObjectRest {
 
   /** The object in the requested version (read-only, see view()). */
   get(scope: RequestScope): KubeObject {
+    checkGetOptions(scope.query, this.store.currentRV());
     const stored = this.existing(scope);
     return this.view(scope.info, scope.version, stored);
   }
