@@ -14,9 +14,9 @@ import { join } from "node:path";
 import type tls from "node:tls";
 import type { Registry } from "prom-client";
 import type { Logger } from "../log/logger.js";
+import { CertWatcher } from "../tls/certwatcher.js";
+import { selfSignedCertificate } from "../tls/self-signed.js";
 import { type Filter, type Handler, httpError } from "./authn-authz.js";
-import { CertWatcher } from "./certwatcher.js";
-import { selfSignedCertificate } from "./self-signed.js";
 
 export interface MetricsServerOptions {
   bind: { host?: string; port: number };

@@ -16,7 +16,7 @@ import { CoreV1Api, RbacAuthorizationV1Api } from "@kubernetes/client-node";
 import { eventually, startTestEnv, type TestEnv } from "@opgen/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Manager, managerOptionsFromArgs } from "../../src/index.js";
-import { selfSignedCertificate } from "../../src/metrics/self-signed.js";
+import { selfSignedCertificate } from "../../src/tls/self-signed.js";
 import { newManager, run } from "./helpers.js";
 
 interface Answer {

@@ -18,8 +18,8 @@ import {
   withAuthenticationAndAuthorization,
 } from "../../src/metrics/authn-authz.js";
 import { ExpiringCache } from "../../src/metrics/expiring-cache.js";
-import { selfSignedCertificate } from "../../src/metrics/self-signed.js";
 import { type MetricsServer, startMetricsServer } from "../../src/metrics/server.js";
+import { selfSignedCertificate } from "../../src/tls/self-signed.js";
 
 type Answer = unknown | Error;
 

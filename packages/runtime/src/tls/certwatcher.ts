@@ -4,7 +4,8 @@
  * a volume) is served on the next TLS handshake without a restart. Changes are noticed through
  * fs.watch on the folders (a Secret volume swaps a `..data` symlink, so the folder is watched,
  * not the files) and by polling every `intervalMs` in case events are missed. A pair that does not
- * load (half written, key not matching) is logged and the previous one kept.
+ * load (half written, key not matching) is logged and the previous one kept. The metrics and the
+ * webhook server both serve through it.
  */
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { dirname } from "node:path";
@@ -16,8 +17,22 @@ export interface CertPair {
   key: Buffer;
 }
 
+/** Which server's certificate, for error messages: its name and the flags that choose the files. */
+export interface CertPurpose {
+  /** e.g. "metrics" or "webhook". */
+  server: string;
+  /** e.g. "--metrics-cert-path, --metrics-cert-name and --metrics-cert-key". */
+  flags: string;
+}
+
+const defaultPurpose: CertPurpose = {
+  server: "metrics",
+  flags: "--metrics-cert-path, --metrics-cert-name and --metrics-cert-key",
+};
+
 export interface CertWatcherOptions {
   log: Logger;
+  purpose?: CertPurpose;
   /** Called with each new valid pair. */
   onChange(pair: CertPair): void;
   /** Polling period (default 10 000 ms, as controller-runtime). */
@@ -25,20 +40,24 @@ export interface CertWatcherOptions {
 }
 
 /** Reads and checks a pair; throws one line naming the files. */
-export function readCertPair(certPath: string, keyPath: string): CertPair {
+export function readCertPair(
+  certPath: string,
+  keyPath: string,
+  purpose: CertPurpose = defaultPurpose,
+): CertPair {
   let pair: CertPair;
   try {
     pair = { cert: readFileSync(certPath), key: readFileSync(keyPath) };
   } catch (err) {
     throw new Error(
-      `cannot read the metrics certificate: ${(err as Error).message}; check --metrics-cert-path, --metrics-cert-name and --metrics-cert-key`,
+      `cannot read the ${purpose.server} certificate: ${(err as Error).message}; check ${purpose.flags}`,
     );
   }
   try {
     tls.createSecureContext(pair); // parses both and checks that the key matches the certificate
   } catch (err) {
     throw new Error(
-      `invalid metrics certificate ${certPath} / key ${keyPath}: ${(err as Error).message}`,
+      `invalid ${purpose.server} certificate ${certPath} / key ${keyPath}: ${(err as Error).message}`,
     );
   }
   return pair;
@@ -57,7 +76,7 @@ export class CertWatcher {
     private readonly keyPath: string,
     private readonly opts: CertWatcherOptions,
   ) {
-    this.current = readCertPair(certPath, keyPath);
+    this.current = readCertPair(certPath, keyPath, opts.purpose);
   }
 
   get pair(): CertPair {
@@ -95,7 +114,7 @@ export class CertWatcher {
   check(): void {
     let next: CertPair;
     try {
-      next = readCertPair(this.certPath, this.keyPath);
+      next = readCertPair(this.certPath, this.keyPath, this.opts.purpose);
     } catch (err) {
       const msg = (err as Error).message;
       if (msg !== this.lastError) this.opts.log.error("failed to reload certificate", err);
