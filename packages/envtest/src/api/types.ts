@@ -122,6 +122,22 @@ export interface ResourceInfo {
   convert?: (o: KubeObject, version: string) => KubeObject;
   /** Objects live in another resource's storage (events.k8s.io events in core events). */
   sharedStorage?: SharedStorage;
+  /** A CRD's `spec.conversion.webhook` when its strategy is Webhook. */
+  conversionWebhook?: ConversionWebhook;
+}
+
+/** Where a CRD's conversion webhook is and which ConversionReview versions it speaks. */
+export interface ConversionWebhook {
+  clientConfig: WebhookClientConfig;
+  conversionReviewVersions: string[];
+}
+
+/** admissionregistration/apiextensions `WebhookClientConfig`. */
+export interface WebhookClientConfig {
+  url?: string;
+  service?: { namespace: string; name: string; path?: string; port?: number };
+  /** Base64 PEM. */
+  caBundle?: string;
 }
 
 /** Converts between a resource's API form and the form stored by the resource it shares. */

@@ -204,12 +204,13 @@ export function createHandler(deps: HandlerDeps) {
 
     switch (verb) {
       case "get": {
-        const obj = sub === "scale" ? rest.getScale(scope) : rest.get(scope);
+        const obj = sub === "scale" ? await rest.getScaleAsync(scope) : await rest.getAsync(scope);
         respond(res, 200, obj, scope, tableOpts, warnings, req.headers.accept);
         return;
       }
       case "list": {
-        respond(res, 200, rest.list(scope), scope, tableOpts, warnings, req.headers.accept);
+        const list = await rest.listAsync(scope);
+        respond(res, 200, list, scope, tableOpts, warnings, req.headers.accept);
         return;
       }
       case "watch": {
@@ -236,7 +237,9 @@ export function createHandler(deps: HandlerDeps) {
         Object.assign(scope, bodyFacts(body));
         if (sub !== undefined && !deps.subresourceCreate) throw errors.notFoundPath();
         const r =
-          sub !== undefined ? deps.subresourceCreate!(scope, body) : rest.create(scope, body);
+          sub !== undefined
+            ? deps.subresourceCreate!(scope, body)
+            : await rest.createAsync(scope, body);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
       }
@@ -245,10 +248,10 @@ export function createHandler(deps: HandlerDeps) {
         Object.assign(scope, bodyFacts(body));
         const r =
           sub === "scale"
-            ? rest.updateScale(scope, body)
+            ? await rest.updateScaleAsync(scope, body)
             : sub === "finalize"
-              ? finalizeNamespace(scope, body)
-              : rest.update(scope, body);
+              ? await finalizeNamespace(scope, body)
+              : await rest.updateAsync(scope, body);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
       }
@@ -271,21 +274,24 @@ export function createHandler(deps: HandlerDeps) {
         const opts = deleteOptionsFrom(query, body);
         const dryRunQ = query.getAll("dryRun");
         if (dryRunQ.length) opts.dryRun = [...(opts.dryRun ?? []), ...dryRunQ];
-        const r = verb === "delete" ? rest.delete(scope, opts) : rest.deleteCollection(scope, opts);
+        const r =
+          verb === "delete"
+            ? await rest.deleteAsync(scope, opts)
+            : await rest.deleteCollectionAsync(scope, opts);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
       }
     }
   }
 
-  function finalizeNamespace(scope: RequestScope, body: KubeObject) {
-    const current = rest.get(scope);
+  async function finalizeNamespace(scope: RequestScope, body: KubeObject) {
+    const current = await rest.getAsync(scope);
     const next = deepClone(current);
     next.spec = {
       ...((next.spec as JsonObject) ?? {}),
       finalizers: (body.spec as JsonObject | undefined)?.finalizers ?? [],
     };
-    return rest.finalizeNamespace(scope, next);
+    return rest.finalizeNamespaceAsync(scope, next);
   }
 
   function respond(

@@ -26,7 +26,7 @@ export type ApplyFn = (
   scope: RequestScope,
   body: string,
   force: boolean,
-) => { code: number; body: KubeObject };
+) => Promise<{ code: number; body: KubeObject }>;
 
 export async function patch(
   rest: ObjectRest,
@@ -63,7 +63,8 @@ export async function patch(
       },
     ]);
   }
-  const current = scope.subresource === "scale" ? rest.getScale(scope) : rest.get(scope);
+  const current =
+    scope.subresource === "scale" ? await rest.getScaleAsync(scope) : await rest.getAsync(scope);
   let patched: unknown;
   if (ct === "application/json-patch+json") {
     patched = applyJsonPatch(current, raw);
@@ -84,8 +85,8 @@ export async function patch(
         : applyStrategicMergePatch(current, p, strategicSchema(scope));
   }
   if (!isObject(patched)) throw errors.badRequest("the patch did not produce an object");
-  if (scope.subresource === "scale") return rest.updateScale(scope, patched as KubeObject);
-  return rest.update(scope, patched as KubeObject, { patch: true });
+  if (scope.subresource === "scale") return rest.updateScaleAsync(scope, patched as KubeObject);
+  return rest.updateAsync(scope, patched as KubeObject, { patch: true });
 }
 
 /** The catalog schema a built-in's strategic merge patch follows (the scale subresource's Scale). */

@@ -8,8 +8,10 @@
 import { errors, type FieldError } from "@opgen/apimachinery/status";
 import { finalizerWarnings, validateObjectMeta } from "../api/meta.js";
 import {
+  deepClone,
   groupVersion,
   isObject,
+  type JsonObject,
   type KubeObject,
   type ObjectMeta,
   type ResourceInfo,
@@ -24,6 +26,7 @@ import {
   schemaErrors,
 } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
+import type { Steps } from "./write-steps.js";
 
 /** An extra admission step a test installs (the role of a webhook). */
 export interface AdmissionHook {
@@ -95,13 +98,56 @@ export function checkTypeAndNamespace(
   }
 }
 
-/** Defaulting, pruning and validation of a candidate object; returns it ready to store. */
-export function admit(
+/** CreateOptions or UpdateOptions as admission webhooks receive them. */
+export function writeOptions(scope: RequestScope, operation: "CREATE" | "UPDATE"): JsonObject {
+  const dryRun = scope.query.getAll("dryRun");
+  const fieldManager = scope.query.get("fieldManager");
+  const fieldValidation = scope.query.get("fieldValidation");
+  return {
+    kind: operation === "CREATE" ? "CreateOptions" : "UpdateOptions",
+    apiVersion: "meta.k8s.io/v1",
+    ...(dryRun.length ? { dryRun } : {}),
+    ...(fieldManager ? { fieldManager } : {}),
+    ...(fieldValidation ? { fieldValidation } : {}),
+  };
+}
+
+/**
+ * Replaces what `obj` holds with `next`, keeping both `obj` and its metadata object (callers hold
+ * them), and the system fields a webhook may not set.
+ */
+function replaceContents(obj: KubeObject, next: KubeObject): void {
+  const m = meta(obj);
+  const system = {
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
+    creationTimestamp: m.creationTimestamp,
+    generation: m.generation,
+    deletionTimestamp: m.deletionTimestamp,
+    deletionGracePeriodSeconds: m.deletionGracePeriodSeconds,
+  };
+  for (const k of Object.keys(obj)) delete obj[k];
+  for (const k of Object.keys(m)) delete (m as JsonObject)[k];
+  Object.assign(m, isObject(next.metadata) ? next.metadata : {});
+  for (const [k, v] of Object.entries(system)) {
+    if (v === undefined) delete (m as JsonObject)[k];
+    else (m as JsonObject)[k] = v;
+  }
+  Object.assign(obj, next, { metadata: m });
+}
+
+/**
+ * Defaulting, pruning and validation of a candidate object, with the mutating webhooks after the
+ * built-in admission plugins and the validating ones after validation, as kube-apiserver runs
+ * them (`apiserver: pkg/endpoints/handlers/create.go`, `registry/generic/registry/store.go`).
+ */
+export function* admit(
   hooks: readonly AdmissionHook[],
   scope: RequestScope,
   obj: KubeObject,
   old: KubeObject | undefined,
-): void {
+  dryRun = false,
+): Steps<void> {
   const info = scope.info;
   const strategy = strategyFor(info);
   const fieldErrors: FieldError[] = [];
@@ -127,6 +173,27 @@ export function admit(
     strategy.defaults?.(obj);
   }
   for (const hook of hooks) hook.admit?.(scope, obj, old);
+  const operation = old ? "UPDATE" : "CREATE";
+  const options = writeOptions(scope, operation);
+  const mutated = yield {
+    step: "mutate",
+    scope,
+    operation,
+    object: obj,
+    ...(old ? { oldObject: old } : {}),
+    options,
+    dryRun,
+  };
+  if (mutated) {
+    replaceContents(obj, mutated as KubeObject);
+    // A patched object is decoded and defaulted again; what the schema does not know is dropped
+    // silently (`apiext: customresource_handler.go` unstructuredDefaulter).
+    if (info.custom) coerceCustomResource(info, scope.version, obj, "Ignore", []);
+    else {
+      decodeBuiltin(info, scope.version, obj, "Ignore", []);
+      strategy.defaults?.(obj);
+    }
+  }
   if (!old && !info.custom && scope.subresource === undefined) strategy.prepareForCreate?.(obj);
   fieldErrors.push(
     ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: strategy.nameRule }),
@@ -174,5 +241,15 @@ export function admit(
       fieldErrors,
     );
   }
+  // Validating webhooks see a copy: they cannot change what is stored.
+  yield {
+    step: "validate",
+    scope,
+    operation,
+    object: deepClone(obj),
+    ...(old ? { oldObject: old } : {}),
+    options,
+    dryRun,
+  };
   scope.warnings.push(...finalizerWarnings(obj));
 }

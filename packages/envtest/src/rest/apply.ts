@@ -155,12 +155,12 @@ function restrict(set: FieldSet, keep: (topKey: string) => boolean): FieldSet {
 }
 
 /** Handles PATCH with application/apply-patch+yaml. */
-export function serverSideApply(
+export async function serverSideApply(
   rest: ObjectRest,
   scope: RequestScope,
   body: string,
   force: boolean,
-): { code: number; body: KubeObject } {
+): Promise<{ code: number; body: KubeObject }> {
   let applied: unknown;
   try {
     applied = parse(body);
@@ -191,7 +191,7 @@ export function serverSideApply(
 
   let live: KubeObject | undefined;
   try {
-    live = deepClone(rest.get({ ...scope, subresource: undefined }));
+    live = deepClone(await rest.getAsync({ ...scope, subresource: undefined }));
   } catch (e) {
     if (!(e instanceof ApiError && e.code === 404)) throw e;
   }
@@ -211,7 +211,7 @@ export function serverSideApply(
     const m = (obj.metadata ?? {}) as JsonObject;
     if (m.name === undefined) m.name = scope.name;
     obj.metadata = m;
-    return rest.create(scope, obj, { managedFields: [applyEntry()] });
+    return rest.createAsync(scope, obj, { managedFields: [applyEntry()] });
   }
 
   const entries = (live.metadata?.managedFields ?? []).map((e) => ({ ...e }));
@@ -301,5 +301,5 @@ export function serverSideApply(
   if (isObject(meta) && meta.resourceVersion !== undefined)
     rm.resourceVersion = meta.resourceVersion;
   result.metadata = rm;
-  return rest.update(scope, result, { patch: true, managedFields: nextEntries });
+  return rest.updateAsync(scope, result, { patch: true, managedFields: nextEntries });
 }

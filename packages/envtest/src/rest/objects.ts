@@ -18,6 +18,7 @@ import {
   deepClone,
   deepEqual,
   groupVersion,
+  type JsonObject,
   type KubeObject,
   type ManagedFieldsEntry,
   type ObjectMeta,
@@ -27,15 +28,23 @@ import {
 } from "../api/types.js";
 import { strategyFor } from "../registry/index.js";
 import type { Store } from "../store/store.js";
-import { type AdmissionHook, admit, checkTypeAndNamespace, gr, meta } from "./admission.js";
+import {
+  type AdmissionHook,
+  admit,
+  checkTypeAndNamespace,
+  gr,
+  meta,
+  writeOptions,
+} from "./admission.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
 import { fieldMatcher } from "./field-selectors.js";
 import { checkGetOptions, checkListOptions, paginate } from "./list-options.js";
 import { recordManagedFields } from "./managed-fields.js";
 import { admitNamespace } from "./namespace-lifecycle.js";
 import { applyScale, toScale } from "./scale.js";
-import { fromStorage, storageApiVersion } from "./schema-pipeline.js";
+import { fromConverted, fromStorage, storageApiVersion } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
+import { runAsync, runSync, type Steps, type WriteDriver } from "./write-steps.js";
 
 export interface WriteResult {
   code: number;
@@ -54,6 +63,8 @@ function generationRelevant(
 
 export class ObjectRest {
   readonly hooks: AdmissionHook[] = [];
+  /** Admission and conversion webhooks for requests (set by the server). */
+  driver?: WriteDriver;
 
   constructor(private readonly store: Store) {}
 
@@ -71,9 +82,50 @@ export class ObjectRest {
 
   /** The object in the requested version (read-only, see view()). */
   get(scope: RequestScope): KubeObject {
+    return runSync(this.getSteps(scope));
+  }
+
+  /** get() for a request: a webhook-converted custom resource is converted by its webhook. */
+  getAsync(scope: RequestScope): Promise<KubeObject> {
+    return runAsync(this.getSteps(scope), this.driver);
+  }
+
+  private *getSteps(scope: RequestScope): Steps<KubeObject> {
     checkGetOptions(scope.query, this.store.currentRV());
     const stored = this.existing(scope);
-    return this.view(scope.info, scope.version, stored);
+    if (!needsWebhook(scope.info, scope.version, stored))
+      return this.view(scope.info, scope.version, stored);
+    return yield* this.presentSteps(scope.info, scope.version, stored);
+  }
+
+  /** present() that converts through the CRD's conversion webhook when the version differs. */
+  *presentSteps(
+    info: ResourceInfo,
+    version: ResourceVersionInfo,
+    stored: KubeObject,
+  ): Steps<KubeObject> {
+    if (!needsWebhook(info, version, stored)) return this.present(info, version, stored);
+    const [converted] = (yield { step: "convert", info, objects: [stored], version }) as [
+      KubeObject,
+    ];
+    return fromConverted(info, version, converted);
+  }
+
+  /** Converts many stored objects with one webhook call (a list, a deletecollection). */
+  *presentAllSteps(
+    info: ResourceInfo,
+    version: ResourceVersionInfo,
+    stored: KubeObject[],
+  ): Steps<KubeObject[]> {
+    const foreign = stored.filter((o) => needsWebhook(info, version, o));
+    if (foreign.length === 0) return stored.map((o) => this.view(info, version, o));
+    const converted = (yield { step: "convert", info, objects: foreign, version }) as KubeObject[];
+    let i = 0;
+    return stored.map((o) =>
+      needsWebhook(info, version, o)
+        ? fromConverted(info, version, converted[i++]!)
+        : this.view(info, version, o),
+    );
   }
 
   /** Serves a stored object in the requested version. */
@@ -112,6 +164,14 @@ export class ObjectRest {
   }
 
   list(scope: RequestScope): KubeObject {
+    return runSync(this.listSteps(scope));
+  }
+
+  listAsync(scope: RequestScope): Promise<KubeObject> {
+    return runAsync(this.listSteps(scope), this.driver);
+  }
+
+  private *listSteps(scope: RequestScope): Steps<KubeObject> {
     const current = this.store.currentRV();
     checkListOptions(scope.query, current);
     const match = this.matcher(scope);
@@ -125,7 +185,7 @@ export class ObjectRest {
       apiVersion: groupVersion(scope.info.group, scope.version.name),
       kind: scope.info.listKind,
       metadata: page.metadata,
-      items: page.items.map((o) => this.view(scope.info, scope.version, o)),
+      items: yield* this.presentAllSteps(scope.info, scope.version, page.items),
     };
   }
 
@@ -136,6 +196,23 @@ export class ObjectRest {
     body: KubeObject,
     opts: { managedFields?: ManagedFieldsEntry[] } = {},
   ): WriteResult {
+    return runSync(this.createSteps(scope, body, opts));
+  }
+
+  /** create() for a request: admission and conversion webhooks are called. */
+  createAsync(
+    scope: RequestScope,
+    body: KubeObject,
+    opts: { managedFields?: ManagedFieldsEntry[] } = {},
+  ): Promise<WriteResult> {
+    return runAsync(this.createSteps(scope, body, opts), this.driver);
+  }
+
+  private *createSteps(
+    scope: RequestScope,
+    body: KubeObject,
+    opts: { managedFields?: ManagedFieldsEntry[] },
+  ): Steps<WriteResult> {
     const info = scope.info;
     if (info.terminating) {
       throw new ApiError(
@@ -179,7 +256,7 @@ export class ObjectRest {
     // Before admission, as kube fills the system fields before validation (a Job's generated
     // selector names its uid).
     m.uid = newUid();
-    admit(this.hooks, scope, obj, undefined);
+    yield* admit(this.hooks, scope, obj, undefined, dryRun);
     if (!m.name) {
       throw errors.invalid(info.kind, info.group, "", [
         {
@@ -211,14 +288,36 @@ export class ObjectRest {
         version,
       });
     }
-    const stored = this.toStorage(info, obj);
+    const stored = yield* this.toStorageSteps(info, obj);
     if (dryRun) {
-      return { code: 201, body: this.present(info, version, stored) };
+      return { code: 201, body: yield* this.presentSteps(info, version, stored) };
+    }
+    // The webhooks were awaited: another request may have taken the name meanwhile.
+    if (this.store.get(this.bucket(info), m.namespace, m.name)) {
+      throw errors.alreadyExists(gr(info), m.name);
     }
     const rv = this.store.nextRV();
     meta(stored).resourceVersion = String(rv);
     this.store.commit(this.bucket(info), "ADDED", stored, rv);
-    return { code: 201, body: this.present(info, version, stored) };
+    return { code: 201, body: yield* this.presentSteps(info, version, stored) };
+  }
+
+  /** toStorage() converting through the CRD's conversion webhook when the version differs. */
+  private *toStorageSteps(info: ResourceInfo, obj: KubeObject): Steps<KubeObject> {
+    const storage = storageVersion(info);
+    if (needsWebhook(info, storage, obj)) {
+      const [converted] = (yield {
+        step: "convert",
+        info,
+        objects: [obj],
+        version: storage,
+      }) as [KubeObject];
+      // The converter keeps the metadata object: the caller still sets fields on it.
+      const m = obj.metadata;
+      obj = fromConverted(info, storage, converted);
+      if (m) obj.metadata = Object.assign(m, obj.metadata);
+    }
+    return this.toStorage(info, obj);
   }
 
   /** The stored form: storage version, type meta and metadata first (as clients print it). */
@@ -242,16 +341,29 @@ export class ObjectRest {
    * resourceVersion the client asserted; `requireRV` rejects a PUT without one for kinds that
    * forbid unconditional updates.
    */
-  update(
+  update(scope: RequestScope, body: KubeObject, opts: UpdateOptions = {}): WriteResult {
+    return runSync(this.updateSteps(scope, body, opts));
+  }
+
+  /** update() for a request: admission and conversion webhooks are called. */
+  updateAsync(
     scope: RequestScope,
     body: KubeObject,
-    opts: { patch?: boolean; managedFields?: ManagedFieldsEntry[] } = {},
-  ): WriteResult {
+    opts: UpdateOptions = {},
+  ): Promise<WriteResult> {
+    return runAsync(this.updateSteps(scope, body, opts), this.driver);
+  }
+
+  private *updateSteps(
+    scope: RequestScope,
+    body: KubeObject,
+    opts: UpdateOptions,
+  ): Steps<WriteResult> {
     const info = scope.info;
     const version = scope.version;
     const dryRun = isDryRun(scope.query);
     const oldStored = this.existing(scope);
-    const old = this.present(info, version, oldStored);
+    const old = yield* this.presentSteps(info, version, oldStored);
     let obj = deepClone(body);
     checkTypeAndNamespace(scope, obj, "update");
     const m = meta(obj);
@@ -310,12 +422,18 @@ export class ObjectRest {
     else delete nm.generation;
     nm.resourceVersion = om.resourceVersion;
 
-    admit(this.hooks, scope, obj, old);
+    if (opts.webhooks === false) runSync(admit(this.hooks, scope, obj, old, dryRun));
+    else yield* admit(this.hooks, scope, obj, old, dryRun);
+    // Webhook-converted objects are compared in the storage version (the converter keeps the
+    // metadata object, so the generation set below still lands on what is stored).
+    const storedFirst = info.conversionWebhook ? yield* this.toStorageSteps(info, obj) : undefined;
     if (
       info.generation &&
       !deepEqual(
-        generationRelevant(info, version, obj),
-        generationRelevant(info, version, info.convert ? oldStored : old),
+        storedFirst
+          ? generationRelevant(info, storageVersion(info), storedFirst)
+          : generationRelevant(info, version, obj),
+        generationRelevant(info, version, info.convert || storedFirst ? oldStored : old),
       )
     ) {
       nm.generation = (om.generation ?? 0) + 1;
@@ -332,7 +450,7 @@ export class ObjectRest {
       });
     }
 
-    const stored = this.toStorage(info, obj);
+    const stored = this.toStorage(info, storedFirst ?? obj);
     // Compare against the stored form (other versions' defaults must not count as changes).
     const unchanged = deepEqual(
       stripVolatile(stored),
@@ -343,20 +461,24 @@ export class ObjectRest {
       (nm.finalizers ?? []).length === 0 &&
       (strategy.pendingFinalizers?.(obj) ?? []).length === 0;
     if (unchanged && !finalizersGone) {
-      return { code: 200, body: this.present(info, version, oldStored) };
+      return { code: 200, body: yield* this.presentSteps(info, version, oldStored) };
+    }
+    // The webhooks were awaited: a concurrent write wins, as etcd's compare-and-swap decides.
+    if (this.store.get(this.bucket(info), scope.namespace, scope.name ?? "") !== oldStored) {
+      throw errors.optimisticLock(gr(info), scope.name ?? "");
     }
     if (finalizersGone) {
-      if (dryRun) return { code: 200, body: this.present(info, version, stored) };
+      if (dryRun) return { code: 200, body: yield* this.presentSteps(info, version, stored) };
       const drv = this.store.nextRV();
       nm.resourceVersion = String(drv);
       this.store.commit(this.bucket(info), "DELETED", stored, drv, oldStored);
-      return { code: 200, body: this.present(info, version, stored) };
+      return { code: 200, body: yield* this.presentSteps(info, version, stored) };
     }
-    if (dryRun) return { code: 200, body: this.present(info, version, stored) };
+    if (dryRun) return { code: 200, body: yield* this.presentSteps(info, version, stored) };
     const nrv = this.store.nextRV();
     nm.resourceVersion = String(nrv);
     this.store.commit(this.bucket(info), "MODIFIED", stored, nrv, oldStored);
-    return { code: 200, body: this.present(info, version, stored) };
+    return { code: 200, body: yield* this.presentSteps(info, version, stored) };
   }
 
   /** PUT namespaces/<n>/finalize: sets spec.finalizers; an emptied terminating namespace goes. */
@@ -364,9 +486,22 @@ export class ObjectRest {
     return this.update({ ...scope, subresource: "finalize" }, next);
   }
 
+  finalizeNamespaceAsync(scope: RequestScope, next: KubeObject): Promise<WriteResult> {
+    return this.updateAsync({ ...scope, subresource: "finalize" }, next);
+  }
+
   // ---------------------------------------------------------------- delete
 
   delete(scope: RequestScope, opts: DeleteOptions): WriteResult {
+    return runSync(this.deleteSteps(scope, opts));
+  }
+
+  /** delete() for a request: admission and conversion webhooks are called. */
+  deleteAsync(scope: RequestScope, opts: DeleteOptions): Promise<WriteResult> {
+    return runAsync(this.deleteSteps(scope, opts), this.driver);
+  }
+
+  private *deleteSteps(scope: RequestScope, opts: DeleteOptions): Steps<WriteResult> {
     const info = scope.info;
     validateDeleteOptions(opts);
     const dryRun = isDryRun(scope.query, opts);
@@ -389,7 +524,29 @@ export class ObjectRest {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${sm.resourceVersion}`,
       );
     }
-    return this.deleteStored(info, scope.version, stored, opts, dryRun);
+    yield* this.admitDelete(scope, stored, opts, dryRun);
+    // The webhooks were awaited: the object may have changed meanwhile.
+    const current = this.existing(scope);
+    if (current !== stored) throw errors.optimisticLock(gr(info), sm.name ?? "");
+    return yield* this.deleteStoredSteps(info, scope.version, stored, opts, dryRun);
+  }
+
+  /**
+   * Admission of a deletion: no new object, the existing one as oldObject and the DeleteOptions
+   * (`apiserver: pkg/registry/rest/delete.go` AdmissionToValidateObjectDeleteFunc).
+   */
+  private *admitDelete(
+    scope: RequestScope,
+    stored: KubeObject,
+    opts: DeleteOptions,
+    dryRun: boolean,
+  ): Steps<void> {
+    const oldObject = yield* this.presentSteps(scope.info, scope.version, stored);
+    const options = { kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1", ...opts } as JsonObject;
+    const itemScope = { ...scope, name: stored.metadata?.name ?? "" };
+    const point = { scope: itemScope, operation: "DELETE" as const, oldObject, options, dryRun };
+    yield { step: "mutate", ...point };
+    yield { step: "validate", ...point };
   }
 
   /** The deletion flow of store.go Delete, for one stored object. */
@@ -400,6 +557,16 @@ export class ObjectRest {
     opts: DeleteOptions,
     dryRun = false,
   ): WriteResult {
+    return runSync(this.deleteStoredSteps(info, version, stored, opts, dryRun));
+  }
+
+  private *deleteStoredSteps(
+    info: ResourceInfo,
+    version: ResourceVersionInfo,
+    stored: KubeObject,
+    opts: DeleteOptions,
+    dryRun: boolean,
+  ): Steps<WriteResult> {
     const next = deepClone(stored);
     const nm = meta(next);
     const sm = stored.metadata ?? {};
@@ -427,7 +594,7 @@ export class ObjectRest {
       const first = !sm.deletionTimestamp;
       const changedFinalizers = !deepEqual(finalizers, sm.finalizers ?? []);
       if (!first && !changedFinalizers) {
-        return { code: 200, body: this.present(info, version, stored) };
+        return { code: 200, body: yield* this.presentSteps(info, version, stored) };
       }
       if (finalizers.length > 0) nm.finalizers = finalizers;
       else delete nm.finalizers;
@@ -437,28 +604,28 @@ export class ObjectRest {
         if (info.generation && nm.generation !== undefined) nm.generation += 1;
         strategy.beginDeletion?.(next);
       }
-      if (dryRun) return { code: 200, body: this.present(info, version, next) };
+      if (dryRun) return { code: 200, body: yield* this.presentSteps(info, version, next) };
       const rv = this.store.nextRV();
       nm.resourceVersion = String(rv);
       this.store.commit(this.bucket(info), "MODIFIED", next, rv, stored);
       return {
         code: opts.orphanDependents === false ? 202 : 200,
-        body: this.present(info, version, next),
+        body: yield* this.presentSteps(info, version, next),
       };
     }
-    if (dryRun) return { code: 200, body: this.deleteResponse(info, version, next) };
+    if (dryRun) return { code: 200, body: yield* this.deleteResponse(info, version, next) };
     const rv = this.store.nextRV();
     nm.resourceVersion = String(rv);
     this.store.commit(this.bucket(info), "DELETED", next, rv, stored);
-    return { code: 200, body: this.deleteResponse(info, version, next) };
+    return { code: 200, body: yield* this.deleteResponse(info, version, next) };
   }
 
-  private deleteResponse(
+  private *deleteResponse(
     info: ResourceInfo,
     version: ResourceVersionInfo,
     obj: KubeObject,
-  ): KubeObject {
-    if (info.returnDeletedObject) return this.present(info, version, obj);
+  ): Steps<KubeObject> {
+    if (info.returnDeletedObject) return yield* this.presentSteps(info, version, obj);
     return {
       kind: "Status",
       apiVersion: "v1",
@@ -474,6 +641,15 @@ export class ObjectRest {
   }
 
   deleteCollection(scope: RequestScope, opts: DeleteOptions): WriteResult {
+    return runSync(this.deleteCollectionSteps(scope, opts));
+  }
+
+  /** deleteCollection() for a request: admission per item, as kube runs it. */
+  deleteCollectionAsync(scope: RequestScope, opts: DeleteOptions): Promise<WriteResult> {
+    return runAsync(this.deleteCollectionSteps(scope, opts), this.driver);
+  }
+
+  private *deleteCollectionSteps(scope: RequestScope, opts: DeleteOptions): Steps<WriteResult> {
     validateDeleteOptions(opts);
     const dryRun = isDryRun(scope.query, opts);
     const match = this.matcher(scope);
@@ -481,8 +657,11 @@ export class ObjectRest {
     const items = this.store.list(this.bucket(scope.info), ns).filter(match);
     const deleted: KubeObject[] = [];
     for (const o of items) {
-      const r = this.deleteStored(scope.info, scope.version, o, opts, dryRun);
-      deleted.push(r.body.kind === "Status" ? this.present(scope.info, scope.version, o) : r.body);
+      yield* this.admitDelete(scope, o, opts, dryRun);
+      const r = yield* this.deleteStoredSteps(scope.info, scope.version, o, opts, dryRun);
+      deleted.push(
+        r.body.kind === "Status" ? yield* this.presentSteps(scope.info, scope.version, o) : r.body,
+      );
     }
     return {
       code: 200,
@@ -501,17 +680,57 @@ export class ObjectRest {
     return toScale(scope.version, this.get(scope));
   }
 
+  async getScaleAsync(scope: RequestScope): Promise<KubeObject> {
+    return toScale(scope.version, await this.getAsync(scope));
+  }
+
   /** Writes a Scale back onto its object: only the spec replicas path changes. */
   updateScale(scope: RequestScope, scaleObj: KubeObject): WriteResult {
-    const current = this.get(scope);
+    return runSync(this.updateScaleSteps(scope, scaleObj));
+  }
+
+  updateScaleAsync(scope: RequestScope, scaleObj: KubeObject): Promise<WriteResult> {
+    return runAsync(this.updateScaleSteps(scope, scaleObj), this.driver);
+  }
+
+  /** Webhooks matching `<resource>/scale` see autoscaling/v1 Scale objects, as on kube. */
+  private *updateScaleSteps(scope: RequestScope, scaleObj: KubeObject): Steps<WriteResult> {
+    const current = yield* this.getSteps(scope);
     const rv = (scaleObj.metadata as ObjectMeta | undefined)?.resourceVersion;
-    const next = applyScale(scope.version, scope.name ?? "", current, scaleObj);
     if (rv && rv !== current.metadata?.resourceVersion) {
       throw errors.optimisticLock(gr(scope.info), scope.name ?? "");
     }
-    const r = this.update({ ...scope, subresource: undefined }, next, { patch: true });
+    const point = {
+      scope,
+      operation: "UPDATE" as const,
+      oldObject: toScale(scope.version, current),
+      options: writeOptions(scope, "UPDATE"),
+      dryRun: isDryRun(scope.query),
+    };
+    const mutated = yield { step: "mutate", ...point, object: scaleObj };
+    const scale = (mutated as KubeObject | undefined) ?? scaleObj;
+    yield { step: "validate", ...point, object: deepClone(scale) };
+    const next = applyScale(scope.version, scope.name ?? "", current, scale);
+    const r = yield* this.updateSteps({ ...scope, subresource: undefined }, next, {
+      patch: true,
+      webhooks: false,
+    });
     return { code: r.code, body: toScale(scope.version, r.body) };
   }
+}
+
+export interface UpdateOptions {
+  patch?: boolean;
+  managedFields?: ManagedFieldsEntry[];
+  /** false: the caller already ran the webhooks (a Scale written onto its object). */
+  webhooks?: boolean;
+}
+
+/** A custom resource converted by its CRD's webhook, in another version than wanted. */
+function needsWebhook(info: ResourceInfo, version: ResourceVersionInfo, o: KubeObject): boolean {
+  return (
+    info.conversionWebhook !== undefined && o.apiVersion !== groupVersion(info.group, version.name)
+  );
 }
 
 function stripVolatile(o: KubeObject): KubeObject {

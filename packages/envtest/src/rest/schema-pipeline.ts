@@ -260,6 +260,22 @@ export function fromStorage(
   return out;
 }
 
+/** A webhook-converted object made ready to serve in `version`: pruned and defaulted by its schema. */
+export function fromConverted(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  converted: KubeObject,
+): KubeObject {
+  const out = deepClone(converted);
+  out.apiVersion = groupVersion(info.group, version.name);
+  out.kind = info.kind;
+  if (version.schema) {
+    prune(out, version.schema, true);
+    applyDefaults(out, version.schema);
+  }
+  return out;
+}
+
 /** The apiVersion objects of this resource are stored in. */
 export function storageApiVersion(info: ResourceInfo): string {
   return groupVersion(info.group, storageVersion(info).name);
