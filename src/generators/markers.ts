@@ -6,11 +6,16 @@
 import { MarkerRegistry } from "../markers/registry.js";
 import { crdMarkerDefinitions } from "./crd/markers/index.js";
 import { rbacDefinitions } from "./rbac/markers.js";
+import { webhookDefinitions } from "./webhook/markers.js";
 
 let shared: MarkerRegistry | undefined;
 
 /** The registry of every built-in marker. */
 export function markerRegistry(): MarkerRegistry {
-  shared ??= new MarkerRegistry([...crdMarkerDefinitions, ...rbacDefinitions]);
+  shared ??= new MarkerRegistry([
+    ...crdMarkerDefinitions,
+    ...rbacDefinitions,
+    ...webhookDefinitions,
+  ]);
   return shared;
 }

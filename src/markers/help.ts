@@ -14,6 +14,7 @@ export const GROUPS: readonly { id: MarkerDefinition["group"]; title: string }[]
   { id: "crd", title: "Root type: the CustomResourceDefinition" },
   { id: "package", title: "Package (groupversion.ts)" },
   { id: "rbac", title: "Controllers: RBAC" },
+  { id: "webhook", title: "Webhooks (config/webhook/manifests.yaml)" },
 ];
 
 const TARGETS: Record<MarkerTarget, string> = {
@@ -22,6 +23,7 @@ const TARGETS: Record<MarkerTarget, string> = {
   root: "root type",
   package: "GroupVersion const",
   controller: "controller",
+  source: "any JSDoc comment of a source under src/",
 };
 
 function argType(a: ArgSpec): string {

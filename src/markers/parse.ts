@@ -90,6 +90,7 @@ const TARGET_WORDS: Record<MarkerTarget, string> = {
   root: "a root type (@resource)",
   package: "the GroupVersion const of groupversion.ts",
   controller: "a controller",
+  source: "any JSDoc comment",
 };
 
 export function markerLabel(def: MarkerDefinition): string {
@@ -122,6 +123,9 @@ export function parseMarkers(
     }
     const { def, textOffset, lenient } = resolved;
     const label = markerLabel(def);
+    // A marker that may stand anywhere (`@webhook`) is collected project-wide by its own
+    // generator; where another generator reads this comment, it is simply not its business.
+    if (def.targets.includes("source") && target !== "source") continue;
     if (!allowedOn(def.targets, target)) {
       const where = def.targets.map((t) => TARGET_WORDS[t]).join(" or ");
       diagnostics.push(

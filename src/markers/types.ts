@@ -13,8 +13,10 @@ import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
  * - `root`: a root kind, the interface or class marked `@resource`.
  * - `package`: the JSDoc of the exported `GroupVersion` const in `groupversion.ts`.
  * - `controller`: a class or function in the controllers folder (`@rbac`).
+ * - `source`: any JSDoc comment of any scanned source (`@webhook`, which, like controller-gen's
+ *   package-level markers, describes the project rather than the declaration it stands on).
  */
-export type MarkerTarget = "field" | "type" | "root" | "package" | "controller";
+export type MarkerTarget = "field" | "type" | "root" | "package" | "controller" | "source";
 
 /**
  * Argument value types.
@@ -66,7 +68,7 @@ export interface MarkerDefinition {
   /** Whether the marker may appear more than once on the same target (printcolumn, XValidation). */
   readonly repeatable?: boolean;
   /** Catalogue group, for `opgen markers` and docs/markers.md. */
-  readonly group: "validation" | "field" | "topology" | "crd" | "package" | "rbac";
+  readonly group: "validation" | "field" | "topology" | "crd" | "package" | "rbac" | "webhook";
   /** One-line help. */
   readonly help: string;
   /** A complete example as written in a JSDoc comment. */

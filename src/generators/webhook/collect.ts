@@ -1,0 +1,82 @@
+/**
+ * Finds the `@webhook` and `@webhookconfiguration` markers (and their controller-gen spellings
+ * `@kubebuilder:webhook:...`, `@kubebuilder:webhookconfiguration:...`) in every JSDoc block of the
+ * scanned sources, checked by the shared marker parser. Like controller-gen's package-level
+ * markers they count wherever they are written; other tags are left to their generators.
+ */
+import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
+import type { ParsedMarker } from "../../markers/types.js";
+import type { Diagnostic } from "../../source/diagnostics.js";
+import type { ProjectSources } from "../../source/project-sources.js";
+import { markerRegistry } from "../markers.js";
+import { findJsDocBlocks } from "../rbac/jsdoc-comments.js";
+
+export interface CollectedWebhookMarkers {
+  webhooks: ParsedMarker[];
+  configurations: ParsedMarker[];
+  diagnostics: Diagnostic[];
+}
+
+const MARKER_TEXT = /@(?:kubebuilder:)?webhook/;
+
+function isWebhookTag(name: string): boolean {
+  return /^(kubebuilder:)?webhook(configuration)?(:|$)/.test(name);
+}
+
+// A Kubebuilder marker pasted as a Go-style line comment: `// +kubebuilder:webhook:path=...`.
+const GO_STYLE_MARKER = /^([ \t]*\/\/[ \t]*)\+kubebuilder:(webhook(?:configuration)?):(.*)$/gm;
+
+/** Warnings for Go-style line comments, which would otherwise silently configure nothing. */
+function goStyleMarkers(path: string, text: string): Diagnostic[] {
+  if (!text.includes("+kubebuilder:webhook")) return [];
+  const lines = new LineMap(path, text);
+  const found: Diagnostic[] = [];
+  for (const match of text.matchAll(GO_STYLE_MARKER)) {
+    const pos = lines.position(match.index + match[1]!.length);
+    found.push({
+      severity: "warning",
+      file: path,
+      line: pos.line,
+      column: pos.column,
+      message: `a line comment is not a marker and configures no webhook; write it in a JSDoc block: /** @${match[2]} ${match[3]!.trim().replaceAll(",", " ")} */`,
+    });
+  }
+  return found;
+}
+
+/** Collects the markers of `paths` (project-relative sources), in file and source order. */
+export function collectWebhookMarkers(
+  sources: ProjectSources,
+  paths: readonly string[],
+): CollectedWebhookMarkers {
+  const out: CollectedWebhookMarkers = { webhooks: [], configurations: [], diagnostics: [] };
+  for (const path of paths) {
+    const text = sources.text(path);
+    // Most files hold no webhook marker: skip them without parsing.
+    if (!text?.includes("webhook")) continue;
+    out.diagnostics.push(...goStyleMarkers(path, text));
+    if (!MARKER_TEXT.test(text)) continue;
+    // Markers after a syntax error would be lost and the configuration silently short.
+    const syntax = sources.syntaxErrors(path, "full");
+    if (syntax.length) {
+      out.diagnostics.push(...syntax);
+      continue;
+    }
+    const file = sources.syntaxTree(path)!;
+    const lines = new LineMap(path, text);
+    for (const block of findJsDocBlocks(file)) {
+      if (!MARKER_TEXT.test(block.text)) continue;
+      const tags = parseJSDoc(text, block.start, block.end, lines).tags.filter((tag) =>
+        isWebhookTag(tag.name),
+      );
+      if (!tags.length) continue;
+      const parsed = parseMarkers(tags, "source", markerRegistry());
+      out.diagnostics.push(...parsed.diagnostics);
+      for (const marker of parsed.markers) {
+        if (marker.def.name === "webhook") out.webhooks.push(marker);
+        else out.configurations.push(marker);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,11 @@
+// kubebuilder testdata/project-v4/internal/webhook/v1/captain_webhook.go, in opgen's spelling.
+
+/**
+ * @webhook path=/mutate-crew-testproject-org-v1-captain mutating=true failurePolicy=fail sideEffects=None groups=crew.testproject.org resources=captains verbs=create;update versions=v1 name=mcaptain-v1.kb.io admissionReviewVersions=v1
+ */
+export class McaptainV1KbIoDefaulter {}
+
+/**
+ * @webhook path=/validate-crew-testproject-org-v1-captain mutating=false failurePolicy=fail sideEffects=None groups=crew.testproject.org resources=captains verbs=create;update versions=v1 name=vcaptain-v1.kb.io admissionReviewVersions=v1
+ */
+export class VcaptainV1KbIoValidator {}
