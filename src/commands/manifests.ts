@@ -1,16 +1,19 @@
 /**
- * `opgen manifests`: generates the CRDs (from the API types) and the manager role (from @rbac
- * markers) in one run. All diagnostics of both generators are printed together as
+ * `opgen manifests`: generates the CRDs (from the API types), the manager role (from @rbac
+ * markers) and the webhook configurations (from @webhook markers) in one run. All diagnostics of
+ * the generators are printed together as
  * `path:line:col: message`; any error (or warning, with --strict) fails the run before anything
  * is written. Otherwise `--check` compares with the files on disk and prints a unified diff per
  * stale or missing file, and a normal run writes every file in one atomic step (and, with
- * `--prune`, removes CRD files no kind generates any more).
+ * `--prune`, removes CRD files no kind generates any more). Without @webhook markers no webhook
+ * file is written, as controller-gen writes none; an existing one is left alone and reported.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CRD_OUTPUT, generateCrds, sortDiagnostics } from "../generators/crd/index.js";
 import { generateRbac } from "../generators/rbac/index.js";
 import type { GeneratedFile } from "../generators/types.js";
+import { DEFAULT_WEBHOOK_OUTPUT, generateWebhooks } from "../generators/webhook/index.js";
 import { type Diagnostic, formatDiagnostic } from "../source/diagnostics.js";
 import { badSourcePaths } from "../source/project-files.js";
 import { ProjectSources } from "../source/project-sources.js";
@@ -66,6 +69,15 @@ function readIfExists(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, "utf8") : undefined;
 }
 
+/** The webhook manifests file when no marker generates it any more (and it holds configurations). */
+function staleWebhookFile(projectDir: string, found: boolean): string | undefined {
+  if (found) return undefined;
+  const text = readIfExists(join(projectDir, DEFAULT_WEBHOOK_OUTPUT));
+  return text && /^kind:\s*(Mutating|Validating)WebhookConfiguration\s*$/m.test(text)
+    ? DEFAULT_WEBHOOK_OUTPUT
+    : undefined;
+}
+
 export async function runManifests(
   opts: ManifestsOptions,
   io: ManifestsIo = processIo,
@@ -104,9 +116,14 @@ export async function runManifests(
     report: opts.rbacReport,
     sources,
   });
+  const webhooks = await generateWebhooks({ projectDir, sources });
 
   // sortDiagnostics drops repeats: a file under both the API and the RBAC paths reports once.
-  const diagnostics: Diagnostic[] = sortDiagnostics([...crd.diagnostics, ...rbac.diagnostics]);
+  const diagnostics: Diagnostic[] = sortDiagnostics([
+    ...crd.diagnostics,
+    ...rbac.diagnostics,
+    ...webhooks.diagnostics,
+  ]);
   for (const d of diagnostics) io.err(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
@@ -120,7 +137,8 @@ export async function runManifests(
   if (opts.rbacReport && rbac.report)
     io.out(rbac.report.endsWith("\n") ? rbac.report : `${rbac.report}\n`);
 
-  const files = [...crd.files, ...rbac.files];
+  const files = [...crd.files, ...rbac.files, ...webhooks.files];
+  const staleWebhooks = staleWebhookFile(projectDir, webhooks.found);
   const stale = staleCrdFiles(projectDir, outputDir, crd.files);
   if (opts.prune && !opts.check && crd.files.length === 0 && stale.length > 0) {
     throw new CliError(
@@ -143,6 +161,12 @@ export async function runManifests(
       dirty++;
       io.out(`${path}: stale, no kind generates it (opgen manifests --prune removes it)\n`);
     }
+    if (staleWebhooks) {
+      dirty++;
+      io.out(
+        `${staleWebhooks}: stale, no @webhook marker generates it; delete it (and its entry in config/webhook/kustomization.yaml) or restore the markers\n`,
+      );
+    }
     if (dirty)
       throw new CliError(
         `manifests --check: ${dirty} file${dirty === 1 ? " is" : "s are"} out of date; run opgen manifests`,
@@ -161,5 +185,9 @@ export async function runManifests(
     for (const path of stale)
       io.err(`opgen: ${path} is stale: no kind generates it (--prune removes it)\n`);
   }
+  if (staleWebhooks)
+    io.err(
+      `opgen: ${staleWebhooks} is stale: no @webhook marker generates it; left as is (as controller-gen leaves it), delete it if the webhooks are gone\n`,
+    );
   if (!changed.length && !(opts.prune && stale.length)) io.err("opgen: manifests are up to date\n");
 }
