@@ -95,6 +95,29 @@ describe("CRD creation refuses what kube-apiserver refuses", () => {
     );
   });
 
+  it("a rule naming a field the schema does not have, or comparing mismatched types", async () => {
+    const r = await api(
+      env,
+      "POST",
+      crds,
+      crd("typos", {
+        properties: { replicas: { type: "integer" } },
+        "x-kubernetes-validations": [
+          { rule: "self.replica > 0" },
+          { rule: "self.replicas == true" },
+        ],
+      }),
+    );
+    expect(r.status).toBe(422);
+    const details = r.body.details.causes.map(
+      (c: { message: string }) => c.message.replace(/^.*compilation failed: /, "").split("\n")[0],
+    );
+    expect(details).toEqual([
+      "ERROR: <input>:1:5: undefined field 'replica'",
+      "ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, bool)'",
+    ]);
+  });
+
   it("a messageExpression that does not compile, a rule that is not a bool, an empty rule", async () => {
     const r = await api(
       env,
@@ -135,7 +158,10 @@ describe("objects: linear time, metered, fail closed", () => {
     });
     rules = await install("rules", {
       properties: {
-        limits: { type: "object", properties: { max: { type: "integer" } } },
+        limits: {
+          type: "object",
+          properties: { max: { type: "integer" }, min: { type: "integer" } },
+        },
         items: { type: "array", maxItems: 5000, items: { type: "integer" } },
         name: { type: "string" },
       },

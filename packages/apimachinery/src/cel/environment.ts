@@ -15,14 +15,13 @@ import { registerSets } from "./library/sets.js";
 import { registerStrings } from "./library/strings.js";
 import { registerUrls } from "./library/urls.js";
 
+/** The libraries without variables: clone it and declare `self` and `oldSelf`. */
 export function kubernetesEnvironment(): Environment {
   const env = new Environment({
     enableOptionalTypes: true,
     unlistedVariablesAreDyn: false,
     homogeneousAggregateLiterals: true,
   });
-  env.registerVariable("self", "dyn");
-  env.registerVariable("oldSelf", "dyn");
   registerStrings(env);
   registerLists(env);
   registerRegex(env);

@@ -10,9 +10,13 @@ export {
   CelCompileError,
   type CelProgram,
   celEvalMessage,
+  celValue,
   compileCel,
+  compileRule,
   evaluateCel,
+  type RuleScope,
 } from "./program.js";
+export { escapeProperty } from "./schema-types.js";
 
 /** kube's per-expression runtime cost limit (`celconfig.PerCallLimit`). */
 export const PER_CALL_COST_LIMIT = 1_000_000;

@@ -4,9 +4,12 @@
  * form with the source line and a caret), `matches` bound to RE2, evaluation metered.
  */
 
+import type { Environment } from "@marcbachmann/cel-js";
+import type { JSONSchemaProps } from "../schema/types.js";
 import { installMeter, metered } from "./cost.js";
 import { kubernetesEnvironment } from "./environment.js";
 import { RE2_MATCHES } from "./library/regex.js";
+import { declareSchemaType, type FormatConverters, toCelValue } from "./schema-types.js";
 
 /**
  * A compiled expression: evaluate with the variables bound (`self`, `oldSelf`); `type` is its
@@ -29,9 +32,21 @@ export class CelCompileError extends Error {
   }
 }
 
-const env = kubernetesEnvironment();
-installMeter(env);
-const functionNames = new Set(env.getDefinitions().functions.map((f) => f.name));
+const libraries = kubernetesEnvironment();
+installMeter(libraries);
+const functionNames = new Set(libraries.getDefinitions().functions.map((f) => f.name));
+
+/** Without a schema, `self` and `oldSelf` are dyn (the generator checks markers this way). */
+const dynEnv = libraries.clone();
+dynEnv.registerVariable("self", "dyn");
+dynEnv.registerVariable("oldSelf", "dyn");
+
+const formatEnv = libraries.clone();
+formatEnv.registerVariable("s", "string");
+const parseDuration = formatEnv.parse("duration(s)");
+const formats: FormatConverters = {
+  duration: (s) => parseDuration({ s }),
+};
 
 interface AstNode {
   op: string;
@@ -78,17 +93,30 @@ function celGoMessage(e: Error & { code?: string }): string {
     }
   }
   if (e.name === "ParseError") return `Syntax error: ${first}`;
+  const field = /^No such key: (.+)$/.exec(first);
+  if (field) return `undefined field '${field[1]}'`;
+  const op = /^no such overload: (\S+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (\S+)$/.exec(first);
+  if (op) return `found no matching overload for '_${op[2]}_' applied to '(${op[1]}, ${op[3]})'`;
   return first.replaceAll(RE2_MATCHES, "matches");
 }
 
 function compileError(expr: string, e: Error & { range?: { start: number } }): CelCompileError {
   const message = celGoMessage(e);
   let offset = e.range?.start ?? 0;
-  // cel-go points a call's issues at its opening parenthesis.
+  // cel-go points a call's issues at its opening parenthesis, a field's at the dot before it
+  // and an operator's at the operator.
   const call = /^undeclared reference to '(\w+)'/.exec(message)?.[1];
+  const field = /^undefined field '(.+)'$/.exec(message)?.[1];
+  const op = /^found no matching overload for '_(\S+)_' applied to/.exec(message)?.[1];
   if (call) {
     const at = expr.indexOf(`${call}(`, offset);
     if (at >= 0) offset = at + call.length;
+  } else if (field) {
+    const dot = expr.lastIndexOf(".", offset);
+    if (dot >= 0) offset = dot;
+  } else if (op) {
+    const at = expr.indexOf(op, offset);
+    if (at >= 0) offset = at;
   }
   const { line, col, text } = position(expr, offset);
   return new CelCompileError(
@@ -98,30 +126,111 @@ function compileError(expr: string, e: Error & { range?: { start: number } }): C
   );
 }
 
-const programs = new Map<string, CelProgram | CelCompileError>();
 const CACHE_LIMIT = 4096;
 
-/** The compiled program, or the compile error, of an expression (cached). */
+function compileIn(env: Environment, expr: string): CelProgram | CelCompileError {
+  try {
+    const parsed = env.parse(expr) as unknown as ((v: Record<string, unknown>) => unknown) & {
+      ast: unknown;
+      check(): { valid: boolean; type?: string; error?: Error };
+    };
+    bindMatches(parsed.ast);
+    const checked = parsed.check();
+    return checked.valid
+      ? Object.assign(parsed, { type: checked.type ?? "dyn" })
+      : compileError(expr, checked.error as Error);
+  } catch (e) {
+    return compileError(expr, e instanceof Error ? e : new Error(String(e)));
+  }
+}
+
+const programs = new Map<string, CelProgram | CelCompileError>();
+
+/** The compiled program, or the compile error, of an expression with dyn `self` (cached). */
 export function compileCel(expr: string): CelProgram | CelCompileError {
   let p = programs.get(expr);
   if (!p) {
-    try {
-      const parsed = env.parse(expr) as unknown as ((v: Record<string, unknown>) => unknown) & {
-        ast: unknown;
-        check(): { valid: boolean; error?: Error };
-      };
-      bindMatches(parsed.ast);
-      const checked = parsed.check() as { valid: boolean; type?: string; error?: Error };
-      p = checked.valid
-        ? Object.assign(parsed, { type: checked.type ?? "dyn" })
-        : compileError(expr, checked.error as Error);
-    } catch (e) {
-      p = compileError(expr, e instanceof Error ? e : new Error(String(e)));
-    }
+    p = compileIn(dynEnv, expr);
     if (programs.size >= CACHE_LIMIT) programs.delete(programs.keys().next().value as string);
     programs.set(expr, p);
   }
   return p;
+}
+
+/** Where a rule sits: the schema node it is declared on and whether that is the resource root. */
+export interface RuleScope {
+  schema: JSONSchemaProps;
+  root: boolean;
+}
+
+interface TypedScope {
+  env: Environment;
+  programs: Map<string, CelProgram | CelCompileError>;
+}
+
+// Per schema node object (a stored CRD's schema is never mutated): its typed environment.
+const typedScopes = new WeakMap<JSONSchemaProps, { root?: TypedScope; node?: TypedScope }>();
+
+function typedScope(scope: RuleScope): TypedScope {
+  let entry = typedScopes.get(scope.schema);
+  if (!entry) {
+    entry = {};
+    typedScopes.set(scope.schema, entry);
+  }
+  const key = scope.root ? "root" : "node";
+  let t = entry[key];
+  if (!t) {
+    const env = libraries.clone();
+    const selfType = declareSchemaType(env, scope.schema, "Object", scope.root);
+    env.registerVariable("self", selfType);
+    // optional<T> of an object type is not converted by cel-js, so an optional oldSelf is
+    // optional<dyn>; a plain oldSelf has self's type.
+    env.registerVariable("oldSelf", selfType);
+    t = { env, programs: new Map() };
+    entry[key] = t;
+  }
+  return t;
+}
+
+const optionalOldSelfEnvs = new WeakMap<Environment, Environment>();
+
+/**
+ * A CRD rule (or messageExpression) compiled as kube compiles it: `self` typed by the schema
+ * node the rule is on, so an undefined field or mismatched operands fail here as at CRD
+ * creation. `optionalOldSelf` rules see `oldSelf` as an optional.
+ */
+export function compileRule(
+  expr: string,
+  scope: RuleScope,
+  optionalOldSelf = false,
+): CelProgram | CelCompileError {
+  const t = typedScope(scope);
+  const cacheKey = optionalOldSelf ? `?${expr}` : expr;
+  let p = t.programs.get(cacheKey);
+  if (!p) {
+    let env = t.env;
+    if (optionalOldSelf) {
+      let o = optionalOldSelfEnvs.get(t.env);
+      if (!o) {
+        // A sibling of the typed environment with oldSelf optional: rebuild it from the schema.
+        o = libraries.clone();
+        const selfType = declareSchemaType(o, scope.schema, "Object", scope.root);
+        o.registerVariable("self", selfType);
+        o.registerVariable("oldSelf", "optional<dyn>");
+        optionalOldSelfEnvs.set(t.env, o);
+      }
+      env = o;
+    }
+    p = compileIn(env, expr);
+    if (t.programs.size >= CACHE_LIMIT) t.programs.delete(t.programs.keys().next().value as string);
+    t.programs.set(cacheKey, p);
+  }
+  return p;
+}
+
+/** A JSON value shaped for a rule compiled against `schema` (see schema-types.ts). */
+export function celValue(value: unknown, schema: JSONSchemaProps | undefined): unknown {
+  return toCelValue(value, schema, formats);
 }
 
 /** cel-go's text for an evaluation error (`no such key: x`, `division by zero`, ...). */

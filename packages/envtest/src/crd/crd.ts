@@ -104,7 +104,7 @@ function schemaStructuralErrors(
       detail: "must be object at the root",
     });
   }
-  errs.push(...schemaExpressionErrors(s, path));
+  errs.push(...schemaExpressionErrors(s, path, root));
   if (s.type === "array" && !s.items) {
     errs.push({ type: "FieldValueRequired", field: `${path}.items`, detail: "must be specified" });
   }

@@ -5,7 +5,7 @@
  * must compile in the Kubernetes CEL environment, so a CRD kube-apiserver refuses is refused
  * here, and no rule that cannot run is ever stored (CEL fails closed).
  */
-import { compileCel } from "@opgen/apimachinery/cel";
+import { compileRule } from "@opgen/apimachinery/cel";
 import { goRegexpError } from "@opgen/apimachinery/regex";
 import type { ValidationRule } from "@opgen/apimachinery/schema";
 import { type FieldError, goValue } from "@opgen/apimachinery/status";
@@ -46,7 +46,7 @@ function validFieldPath(schema: Schema, path: string): boolean {
 }
 
 /** Errors for the expressions on one schema node at `path`. */
-export function schemaExpressionErrors(s: Schema, path: string): FieldError[] {
+export function schemaExpressionErrors(s: Schema, path: string, root: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (typeof s.pattern === "string" && s.pattern.length > 0) {
     const err = goRegexpError(s.pattern);
@@ -132,7 +132,7 @@ export function schemaExpressionErrors(s: Schema, path: string): FieldError[] {
       }
     }
     if (rule) {
-      const compiled = compileCel(r.rule);
+      const compiled = compileRule(r.rule, { schema: s, root }, r.optionalOldSelf === true);
       if (compiled instanceof Error) {
         errs.push({
           type: "FieldValueInvalid",
@@ -150,7 +150,11 @@ export function schemaExpressionErrors(s: Schema, path: string): FieldError[] {
       }
     }
     if (messageExpression) {
-      const compiled = compileCel(r.messageExpression as string);
+      const compiled = compileRule(
+        r.messageExpression as string,
+        { schema: s, root },
+        r.optionalOldSelf === true,
+      );
       if (compiled instanceof Error) {
         errs.push({
           type: "FieldValueInvalid",

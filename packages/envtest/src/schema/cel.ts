@@ -13,7 +13,8 @@ import { Optional } from "@marcbachmann/cel-js";
 import {
   CelCostLimitError,
   celEvalMessage,
-  compileCel,
+  celValue,
+  compileRule,
   evaluateCel,
   PER_CALL_COST_LIMIT,
   RUNTIME_COST_BUDGET,
@@ -30,20 +31,6 @@ function childSchema(schema: Schema | undefined, key: string): Schema | undefine
     schema.properties?.[key] ??
     (isObject(schema.additionalProperties) ? schema.additionalProperties : undefined)
   );
-}
-
-/** Converts JSON to CEL values: integers become ints (BigInt) unless the schema says number. */
-export function toCel(v: unknown, schema: Schema | undefined): unknown {
-  if (typeof v === "number") {
-    return Number.isInteger(v) && schema?.type !== "number" ? BigInt(v) : v;
-  }
-  if (Array.isArray(v)) return v.map((x) => toCel(x, schema?.items));
-  if (isObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = toCel(x, childSchema(schema, k));
-    return out;
-  }
-  return v;
 }
 
 function join(path: string, key: string): string {
@@ -105,7 +92,7 @@ const OUT_OF_BUDGET =
 
 /** Runs one program within the per-call limit and the object's remaining budget. */
 function run(
-  program: Exclude<ReturnType<typeof compileCel>, Error>,
+  program: Exclude<ReturnType<typeof compileRule>, Error>,
   ctx: Record<string, unknown>,
   out: CelOutcome,
 ): { value: unknown } | { error: unknown } {
@@ -135,15 +122,16 @@ function walk(
     }
     const transition = /\boldSelf\b/.test(rule.rule);
     if (transition && !hasOld && !rule.optionalOldSelf) continue;
-    const program = compileCel(rule.rule);
+    const scope = { schema, root: path === "" };
+    const program = compileRule(rule.rule, scope, rule.optionalOldSelf === true);
     if (program instanceof Error) {
       // Only a CRD stored before its rules were checked can get here; kube reports it so.
       out.errors.push(invalid(path, schema, `rule compile error: ${program.detail}`));
       continue;
     }
-    const ctx: Record<string, unknown> = { self: toCel(value, schema) };
+    const ctx: Record<string, unknown> = { self: celValue(value, schema) };
     if (transition) {
-      const oldCel = hasOld ? toCel(old, schema) : undefined;
+      const oldCel = hasOld ? celValue(old, schema) : undefined;
       ctx.oldSelf = rule.optionalOldSelf
         ? hasOld
           ? Optional.of(oldCel)
@@ -183,7 +171,7 @@ function walk(
     if (result.value === true) continue;
     let message = rule.message ?? `failed rule: ${rule.rule}`;
     if (rule.messageExpression) {
-      const mp = compileCel(rule.messageExpression);
+      const mp = compileRule(rule.messageExpression, scope, rule.optionalOldSelf === true);
       if (!(mp instanceof Error)) {
         const m = run(mp, ctx, out);
         if ("error" in m && m.error instanceof CelCostLimitError) {
