@@ -22,12 +22,14 @@ export const FAULTS = [
     name: "leader SIGKILL",
     models:
       "the leader's node or process dies (OOM kill, node loss): no lease release, the standby waits out the lease duration",
+    leaderKill: true,
     inject: (ctx) => killLeader(ctx, "SIGKILL"),
   },
   {
     name: "leader graceful stop",
     models:
       "a rolling update or drain: the leader gets SIGTERM, finishes its reconciles, releases the lease; the standby takes over at its next retry",
+    leaderKill: true,
     inject: (ctx) => killLeader(ctx, "SIGTERM"),
   },
   {

@@ -22,6 +22,8 @@ const USAGE = `Usage: npm run soak -- [options]
   --objects <n>              Widgets reconciled (default 200)
   --replicas <n>             operator replicas with leader election (default 2)
   --writes <n>               spec updates per second during the faults (default 20)
+  --kills-every <n>          stop the leader in the first cycle and every n-th after it (default 1;
+                             a large n keeps the later replicas alive, to measure their heap longer)
   --storm <time>             length of each 409/429/5xx storm (default 3s)
   --gap <time>               quiet time after each fault (default 2s)
   --lease <time>             lease duration (default 15s, controller-runtime's)
@@ -59,6 +61,7 @@ function options() {
         objects: { type: "string", default: "200" },
         replicas: { type: "string", default: "2" },
         writes: { type: "string", default: "20" },
+        "kills-every": { type: "string", default: "1" },
         storm: { type: "string", default: "3s" },
         gap: { type: "string", default: "2s" },
         lease: { type: "string", default: "15s" },
@@ -84,6 +87,7 @@ function options() {
     objects: count("--objects", parsed.objects, 1),
     replicas: count("--replicas", parsed.replicas, 2),
     writesPerSecond: count("--writes", parsed.writes, 0),
+    killsEvery: count("--kills-every", parsed["kills-every"], 1),
     stormMs: duration("--storm", parsed.storm),
     gapMs: duration("--gap", parsed.gap),
     leaseMs: duration("--lease", parsed.lease),
@@ -166,7 +170,14 @@ function heapGrowth(replicas, sinceMs) {
   if (!first) return undefined;
   const a = first.samples[0];
   const b = first.samples.at(-1);
+  // Past its first minute (JIT, caches and pools warmed up) growth should be nil: a leak shows here.
+  const late = first.samples.filter((s) => s.at >= first.r.startedAt + 60_000);
+  const lateSpan = late.length >= 2 ? late.at(-1).at - late[0].at : 0;
   return {
+    late:
+      lateSpan >= 60_000
+        ? { overMs: lateSpan, growthMiB: (late.at(-1).heapUsed - late[0].heapUsed) / 2 ** 20 }
+        : undefined,
     replica: first.r.name,
     overMs: b.at - a.at,
     fromMiB: a.heapUsed / 2 ** 20,
@@ -231,12 +242,13 @@ async function main() {
     const phaseStart = now();
     let cycle = 0;
     while (cycle === 0 || now() - phaseStart < o.durationMs) {
-      for (const fault of FAULTS) {
+      const faults = FAULTS.filter((f) => !f.leaderKill || cycle % o.killsEvery === 0);
+      for (const fault of faults) {
         const at = now();
         const note = await fault.inject(ctx);
         results.faults.push({ fault: fault.name, at: at - phaseStart, ms: now() - at, note });
         // No quiet time after the last fault: convergence is measured from its end.
-        const last = fault === FAULTS.at(-1) && now() - phaseStart >= o.durationMs;
+        const last = fault === faults.at(-1) && now() - phaseStart >= o.durationMs;
         if (!last) await sleep(o.gapMs);
       }
       cycle++;
@@ -262,6 +274,14 @@ async function main() {
     clearInterval(heapTimer);
     await replicas.sampleHeap();
     results.heap = heapGrowth(replicas, 5_000);
+    // Every sample, for --json readers who want the curve rather than its two ends.
+    results.heapSamples = replicas.incarnations.map((r) => ({
+      replica: r.name,
+      samples: r.heap.map((h) => [
+        Math.round(h.at - startedAt),
+        Number((h.heapUsed / 2 ** 20).toFixed(2)),
+      ]),
+    }));
     for (const r of replicas.incarnations) {
       if (r.killedWith === "SIGTERM" && r.exit && r.exit.code !== 0) {
         failures.push(
@@ -311,6 +331,10 @@ function seconds(ms) {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+function signed(x) {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
+}
+
 function report(r) {
   const o = r.options;
   const lines = [];
@@ -319,7 +343,7 @@ function report(r) {
     for (const [a, b] of rows) lines.push(`  ${a.padEnd(w)}  ${b}`);
   };
   lines.push(
-    `opgen soak: ${o.objects} Widgets, ${o.replicas} replicas (lease ${seconds(o.leaseMs)}, renew ${seconds(o.renewMs)}, retry ${seconds(o.retryMs)}), ${o.writesPerSecond} writes/s, storms of ${seconds(o.stormMs)}`,
+    `opgen soak: ${o.objects} Widgets, ${o.replicas} replicas (leader stopped in ${o.killsEvery === 1 ? "every cycle" : `cycle 1 and every ${o.killsEvery}th`}; lease ${seconds(o.leaseMs)}, renew ${seconds(o.renewMs)}, retry ${seconds(o.retryMs)}), ${o.writesPerSecond} writes/s, storms of ${seconds(o.stormMs)}`,
     `machine: ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.platform}`,
     "",
     "faults injected:",
@@ -350,7 +374,7 @@ function report(r) {
     [
       "replica heap growth",
       r.heap
-        ? `${r.heap.growthMiB >= 0 ? "+" : ""}${r.heap.growthMiB.toFixed(1)} MiB (${r.heap.fromMiB.toFixed(1)} → ${r.heap.toMiB.toFixed(1)} MiB after GC, ${r.heap.replica} over ${seconds(r.heap.overMs)}; RSS ${r.heap.rssMiB.toFixed(0)} MiB)`
+        ? `${signed(r.heap.growthMiB)} MiB (${r.heap.fromMiB.toFixed(1)} → ${r.heap.toMiB.toFixed(1)} MiB after GC, ${r.heap.replica} over ${seconds(r.heap.overMs)}${r.heap.late ? `; ${signed(r.heap.late.growthMiB)} MiB in its last ${seconds(r.heap.late.overMs)}` : ""}; RSS ${r.heap.rssMiB.toFixed(0)} MiB)`
         : "no replica lived long enough to measure",
     ],
     ["reconciles", String(r.reconciles)],
