@@ -70,6 +70,24 @@ export function buildProgram(): Command {
     .option("--resource <bool>", "scaffold the API types", parseBool, true)
     .option("--controller <bool>", "scaffold a controller", parseBool, true)
     .action(async (opts) => (await import("./commands/create-api.js")).runCreateApi(opts));
+  create
+    .command("webhook")
+    .description("add defaulting, validating or conversion webhooks to a kind")
+    .requiredOption("--group <group>", "API group, without the domain (e.g. demo)")
+    .requiredOption("--version <version>", "API version (e.g. v1)")
+    .requiredOption("--kind <kind>", "Kind, UpperCamelCase (e.g. AppCluster)")
+    .option("--defaulting", "scaffold a defaulting (mutating) webhook")
+    .option("--programmatic-validation", "scaffold a validating webhook")
+    .option("--conversion", "scaffold a conversion webhook; this version becomes the hub")
+    .option(
+      "--spoke <versions>",
+      "versions converted to and from the hub, comma-separated (with --conversion)",
+      collect,
+    )
+    .option("--defaulting-path <path>", "custom path of the defaulting webhook")
+    .option("--validation-path <path>", "custom path of the validating webhook")
+    .option("--force", "scaffold again webhook types that exist, overwriting their files")
+    .action(async (opts) => (await import("./commands/create-webhook.js")).runCreateWebhook(opts));
 
   program
     .command("manifests")

@@ -21,6 +21,20 @@ export interface ProjectResource {
   path?: string;
   api?: { crdVersion: "v1"; namespaced: boolean };
   controller?: boolean;
+  /** Webhooks scaffolded by `opgen create webhook` (Kubebuilder's `webhooks:` entry). */
+  webhooks?: ProjectWebhooks;
+}
+
+/** Kubebuilder's `webhooks:` of a resource; false and empty values are left out. */
+export interface ProjectWebhooks {
+  conversion?: boolean;
+  defaulting?: boolean;
+  defaultingPath?: string;
+  /** Spoke versions converted to and from this (hub) version. */
+  spoke?: string[];
+  validation?: boolean;
+  validationPath?: string;
+  webhookVersion: "v1";
 }
 
 export interface ProjectConfig {
