@@ -144,7 +144,10 @@ export function buildWebhook(args: MarkerArgs): BuildResult {
     else webhook = patched.webhook;
   }
 
-  return errors.length ? { ok: false, errors } : { ok: true, value: { mutating, webhook } };
+  if (errors.length) return { ok: false, errors };
+  // Unset optional fields are left out, as Go's omitempty leaves them out.
+  for (const key of Object.keys(webhook)) if (webhook[key] === undefined) delete webhook[key];
+  return { ok: true, value: { mutating, webhook } };
 }
 
 function buildClientConfig(args: MarkerArgs, errors: string[]): Record<string, unknown> {
@@ -169,7 +172,7 @@ function buildClientConfig(args: MarkerArgs, errors: string[]): Record<string, u
       name: text(args.serviceName) ?? DEFAULT_SERVICE_NAME,
       namespace: text(args.serviceNamespace) ?? DEFAULT_SERVICE_NAMESPACE,
       path: path ?? "",
-      port: args.servicePort === undefined ? undefined : Number(args.servicePort),
+      ...(args.servicePort === undefined ? {} : { port: Number(args.servicePort) }),
     },
   };
 }
