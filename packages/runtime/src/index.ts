@@ -14,6 +14,9 @@
 export type { LabelSelectorInput } from "@opgen/apimachinery/selectors";
 export {
   ApiError,
+  errors,
+  type FieldError,
+  field,
   ignoreNotFound,
   isAlreadyExists,
   isConflict,
@@ -51,6 +54,13 @@ export type {
   Time,
 } from "./api/types.js";
 export { Builder, type OwnsOptions, type WatchOptions } from "./builder/builder.js";
+export {
+  ConversionBuilder,
+  conversionFor,
+  WebhookBuilder,
+  type WebhookPathOptions,
+  webhookFor,
+} from "./builder/webhook.js";
 export {
   type ByObjectOptions,
   byObject,
@@ -146,3 +156,24 @@ export {
   reconcilerFunc,
   TerminalError,
 } from "./reconcile/reconcile.js";
+export type { SpokeConversion } from "./webhook/conversion.js";
+export { defaultingPath, validatingPath } from "./webhook/paths.js";
+export {
+  type WebhookServer,
+  type WebhookServerOptions,
+  webhookServerDefaults,
+} from "./webhook/server.js";
+export type {
+  AdmissionContext,
+  AdmissionRequest,
+  AdmissionResponse,
+  AdmissionReview,
+  CustomDefaulter,
+  CustomValidator,
+  GroupVersionKind,
+  GroupVersionResource,
+  Operation,
+  UserInfo,
+  ValidationResult,
+  Warnings,
+} from "./webhook/types.js";

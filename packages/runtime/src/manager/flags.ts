@@ -17,6 +17,9 @@ const usage = `Usage of manager:
   --metrics-cert-name string          The name of the metrics server certificate file. (default "tls.crt")
   --metrics-cert-key string           The name of the metrics server key file. (default "tls.key")
   --enable-http2                      If set, HTTP/2 will be enabled for the metrics server.
+  --webhook-cert-path string          The directory that contains the webhook certificate. (default "<tmpdir>/k8s-webhook-server/serving-certs")
+  --webhook-cert-name string          The name of the webhook certificate file. (default "tls.crt")
+  --webhook-cert-key string           The name of the webhook key file. (default "tls.key")
   --health-probe-bind-address string  The address the probe endpoint binds to. Use 0 to disable. (default ":8081")
   --leader-elect                      Enable leader election for controller manager.
   --kubeconfig string                 Path to a kubeconfig. Only required if out-of-cluster.
@@ -28,6 +31,9 @@ const valueFlags = new Set([
   "metrics-cert-path",
   "metrics-cert-name",
   "metrics-cert-key",
+  "webhook-cert-path",
+  "webhook-cert-name",
+  "webhook-cert-key",
   "health-probe-bind-address",
   "kubeconfig",
   "log-level",
@@ -101,6 +107,15 @@ function parse(args: readonly string[]): ManagerOptions {
         break;
       case "metrics-cert-key":
         out.metricsCertKey = value;
+        break;
+      case "webhook-cert-path":
+        out.webhookServer = { ...out.webhookServer, certDir: value };
+        break;
+      case "webhook-cert-name":
+        out.webhookServer = { ...out.webhookServer, certName: value };
+        break;
+      case "webhook-cert-key":
+        out.webhookServer = { ...out.webhookServer, keyName: value };
         break;
       case "health-probe-bind-address":
         out.healthProbeBindAddress = value;

@@ -25,6 +25,7 @@ import { createLogger, type Logger } from "../log/logger.js";
 import { withAuthenticationAndAuthorization } from "../metrics/authn-authz.js";
 import { RuntimeMetrics } from "../metrics/metrics.js";
 import { startMetricsServer } from "../metrics/server.js";
+import { WebhookServer } from "../webhook/server.js";
 import { type ManagerOptions, managerDefaults } from "./options.js";
 
 /** Something the manager runs alongside controllers. */
@@ -52,10 +53,16 @@ export interface Manager {
   /** An events.k8s.io/v1 recorder reporting as `name`. */
   getEventRecorder(name: string): EventRecorder;
   add(runnable: Runnable): void;
+  /**
+   * The webhook server (controller-runtime's GetWebhookServer): `webhookFor` and `conversionFor`
+   * register with it, and the manager starts it, before the caches, only when something is
+   * registered; its readiness check "webhook" is then added to /readyz.
+   */
+  readonly webhookServer: WebhookServer;
   /** Resolves when this manager becomes leader (at once without leader election). */
   readonly elected: Promise<void>;
   /** Ports the servers listen on after start (useful with ":0"). */
-  readonly ports: { metrics?: number; healthProbe?: number };
+  readonly ports: { metrics?: number; healthProbe?: number; webhook?: number };
   /** Runs until `signal` aborts (resolves) or a fatal error such as losing the lease (rejects). */
   start(signal: AbortSignal): Promise<void>;
 }
@@ -86,7 +93,8 @@ class ControllerManager implements Manager {
   readonly metrics: RuntimeMetrics;
   readonly kubeconfig: KubeConfig;
   readonly elected: Promise<void>;
-  readonly ports: { metrics?: number; healthProbe?: number } = {};
+  readonly ports: { metrics?: number; healthProbe?: number; webhook?: number } = {};
+  private webhooks?: WebhookServer;
   private electedResolve!: () => void;
   private readonly rest: RestClient;
   private readonly controllers: Controller[] = [];
@@ -171,6 +179,14 @@ class ControllerManager implements Manager {
       this.recorders.set(name, r);
     }
     return r;
+  }
+
+  get webhookServer(): WebhookServer {
+    this.webhooks ??= new WebhookServer(this.opts.webhookServer ?? {}, {
+      log: this.log.withName("webhook"),
+      registry: this.metrics.registry,
+    });
+    return this.webhooks;
   }
 
   add(runnable: Runnable): void {
@@ -289,6 +305,9 @@ class ControllerManager implements Manager {
   }
 
   private async startServers(closers: Array<() => Promise<void>>): Promise<void> {
+    if (this.webhooks?.hasWebhooks && !this.readyChecks.has("webhook")) {
+      this.readyChecks.set("webhook", this.webhooks.startedChecker());
+    }
     const metricsBind = parseBindAddress(
       this.opts.metricsBindAddress ?? managerDefaults.metricsBindAddress,
     );
@@ -331,6 +350,14 @@ class ControllerManager implements Manager {
         bindAddress: this.opts.healthProbeBindAddress,
         port: s.port,
       });
+    }
+    // After the probes and metrics, before the caches: conversion must answer for a cache of a
+    // multi-version kind to fill (controller-runtime's start order).
+    const webhooks = this.webhooks;
+    if (webhooks?.hasWebhooks) {
+      await webhooks.start();
+      closers.push(() => webhooks.close());
+      this.ports.webhook = webhooks.port;
     }
   }
 }

@@ -5,6 +5,7 @@ import type { CacheOptions } from "../cache/cache.js";
 import type { ControllerOptions } from "../controller/controller.js";
 import type { Logger, LogLevel } from "../log/logger.js";
 import type { AuthFilterOptions } from "../metrics/authn-authz.js";
+import type { WebhookServerOptions } from "../webhook/server.js";
 
 export interface ManagerOptions {
   /**
@@ -62,6 +63,12 @@ export interface ManagerOptions {
   development?: boolean;
   /** Registry for metrics (default: a fresh one per manager). */
   metricsRegistry?: Registry;
+  /**
+   * The webhook server, started when a webhook or conversion is registered: port (default 9443),
+   * host (default all), certDir (default `<tmpdir>/k8s-webhook-server/serving-certs`), certName and
+   * keyName (default tls.crt and tls.key); the `--webhook-cert-*` flags set the last three.
+   */
+  webhookServer?: WebhookServerOptions;
 }
 
 export const managerDefaults = {

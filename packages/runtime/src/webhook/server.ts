@@ -1,0 +1,323 @@
+/**
+ * The webhook server (controller-runtime's pkg/webhook/server.go): HTTPS on 9443 with the serving
+ * certificate from a folder (tls.crt and tls.key, reloaded on change by the shared certwatcher),
+ * TLS 1.2 at least, HTTP/1.1 (Kubebuilder's main.go turns HTTP/2 off, and the API server speaks
+ * HTTP/1.1 to webhooks). Handlers are registered by path, each counted in controller-runtime's
+ * webhook metrics. The server defends itself: header, request and TLS-handshake timeouts, a cap on
+ * connections, a cap on requests handled at once (more wait in a bounded queue, beyond it 429), POST
+ * only, bodies bounded per endpoint. Every replica serves (no leader election), and the manager
+ * starts it before the caches, since a multi-version CRD cannot be listed until /convert answers.
+ */
+
+import type http from "node:http";
+import https from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import tls from "node:tls";
+import type { Registry } from "prom-client";
+import type { Checker } from "../healthz/server.js";
+import type { Logger } from "../log/logger.js";
+import { CertWatcher } from "../tls/certwatcher.js";
+import { ConversionRegistry, type HubSpoke, serveConversion } from "./conversion.js";
+import { serveAdmission } from "./http.js";
+import { WebhookMetrics } from "./metrics.js";
+import type { AdmissionHandler } from "./types.js";
+
+export interface WebhookServerOptions {
+  /** Address to listen on (default: all). */
+  host?: string;
+  /** Port (default 9443; 0 picks a free one, see `port` once started). */
+  port?: number;
+  /** Folder with the serving certificate (default `<tmpdir>/k8s-webhook-server/serving-certs`). */
+  certDir?: string;
+  /** Certificate and key file names in certDir (default tls.crt and tls.key). */
+  certName?: string;
+  keyName?: string;
+  /** How often the certificate files are polled for changes (default 10 000 ms). */
+  certPollIntervalMs?: number;
+  /** Requests handled at once (default 64); up to `maxQueuedRequests` (default 256) more wait. */
+  maxConcurrentRequests?: number;
+  maxQueuedRequests?: number;
+}
+
+export const webhookServerDefaults = {
+  port: 9443,
+  certDir: join(tmpdir(), "k8s-webhook-server", "serving-certs"),
+  certName: "tls.crt",
+  keyName: "tls.key",
+  maxConcurrentRequests: 64,
+  maxQueuedRequests: 256,
+} as const;
+
+/** controller-runtime's httpserver limits (ReadHeaderTimeout 32 s, IdleTimeout 90 s). */
+const limits = {
+  headersTimeout: 32_000,
+  requestTimeout: 60_000,
+  keepAliveTimeout: 90_000,
+  handshakeTimeout: 10_000,
+  maxConnections: 512,
+};
+
+type HttpHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/** Requests run at once up to `max`; `maxQueued` more wait; the rest are refused. */
+class Gate {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    private readonly max: number,
+    private readonly maxQueued: number,
+  ) {}
+
+  async run(fn: () => Promise<void>): Promise<boolean> {
+    if (this.active >= this.max) {
+      if (this.waiting.length >= this.maxQueued) return false;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.active++;
+    try {
+      await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+    return true;
+  }
+}
+
+function plain(
+  res: http.ServerResponse,
+  code: number,
+  msg: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res
+    .writeHead(code, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "X-Content-Type-Options": "nosniff",
+      ...headers,
+    })
+    .end(`${msg}\n`);
+}
+
+export class WebhookServer {
+  private readonly handlers = new Map<string, HttpHandler>();
+  private readonly conversions = new ConversionRegistry();
+  private metrics?: WebhookMetrics;
+  private server?: https.Server;
+  private watcher?: CertWatcher;
+  private readonly sockets = new Set<Socket>();
+  private listeningPort?: number;
+
+  constructor(
+    readonly options: WebhookServerOptions,
+    private readonly deps: { log: Logger; registry?: Registry },
+  ) {}
+
+  private get log(): Logger {
+    return this.deps.log;
+  }
+
+  private metricsSink(): WebhookMetrics | undefined {
+    if (!this.metrics && this.deps.registry) this.metrics = new WebhookMetrics(this.deps.registry);
+    return this.metrics;
+  }
+
+  /** Whether anything is registered: the manager starts the server only then. */
+  get hasWebhooks(): boolean {
+    return this.handlers.size > 0;
+  }
+
+  isRegistered(path: string): boolean {
+    return this.handlers.has(path);
+  }
+
+  /** The port listened on, once started. */
+  get port(): number | undefined {
+    return this.listeningPort;
+  }
+
+  /** Serves `handler` at `path`; a path can be registered once (controller-runtime panics). */
+  register(path: string, handler: HttpHandler): void {
+    this.add(path, handler, false);
+  }
+
+  /** Serves an admission webhook (AdmissionReview in and out) at `path`. */
+  registerAdmission(path: string, handler: AdmissionHandler): void {
+    const log = this.log.withValues({ webhook: path });
+    this.add(
+      path,
+      serveAdmission(handler, log, (allowed, code) =>
+        this.metrics?.admissionResponse(path, allowed, code),
+      ),
+      true,
+    );
+  }
+
+  /** Adds a kind's hub and spokes; `/convert` is registered with the first one. */
+  registerConversion(def: HubSpoke): void {
+    this.conversions.register(def);
+    if (!this.handlers.has("/convert")) {
+      this.add(
+        "/convert",
+        serveConversion(this.conversions, this.log.withValues({ webhook: "/convert" })),
+        false,
+      );
+    }
+  }
+
+  private add(path: string, handler: HttpHandler, admission: boolean): void {
+    if (!path.startsWith("/")) throw new Error(`webhook path "${path}" must start with "/"`);
+    if (this.handlers.has(path)) throw new Error(`can't register duplicate path: ${path}`);
+    if (this.server) throw new Error(`cannot register ${path}: the webhook server already started`);
+    this.handlers.set(path, handler);
+    this.metricsSink()?.register(path, admission);
+    this.log.info("Registering webhook", { path });
+  }
+
+  private async dispatch(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    gate: Gate,
+  ): Promise<void> {
+    const path = new URL(req.url ?? "/", "https://localhost").pathname;
+    const handler = this.handlers.get(path);
+    if (!handler) return plain(res, 404, "404 page not found");
+    const done = this.metrics?.begin(path);
+    res.once("close", () => done?.(res.statusCode));
+    if (req.method !== "POST") {
+      return plain(res, 405, "Method Not Allowed", { Allow: "POST" });
+    }
+    const ran = await gate.run(async () => {
+      try {
+        await handler(req, res);
+      } catch (err) {
+        this.log.error("webhook request failed", err, { path });
+        plain(res, 500, "internal error");
+      }
+    });
+    if (!ran) {
+      plain(res, 429, "too many requests, please try again later", {
+        "Retry-After": "1",
+        Connection: "close",
+      });
+    }
+  }
+
+  /** Listens; resolves once serving. Missing or invalid certificate files reject with one line. */
+  async start(): Promise<void> {
+    if (this.server) throw new Error("the webhook server already started");
+    const o = this.options;
+    const certDir = o.certDir ?? webhookServerDefaults.certDir;
+    const tlsBase: tls.SecureContextOptions & tls.TlsOptions = {
+      minVersion: "TLSv1.2",
+      handshakeTimeout: limits.handshakeTimeout,
+      ALPNProtocols: ["http/1.1"],
+    };
+    const watcher = new CertWatcher(
+      join(certDir, o.certName ?? webhookServerDefaults.certName),
+      join(certDir, o.keyName ?? webhookServerDefaults.keyName),
+      {
+        log: this.log,
+        intervalMs: o.certPollIntervalMs,
+        purpose: {
+          server: "webhook",
+          flags:
+            "--webhook-cert-path, --webhook-cert-name and --webhook-cert-key (opgen dev and startTestEnv({ webhooks }) provide certificates; ENABLE_WEBHOOKS=false runs the operator without webhooks)",
+        },
+        onChange: (next) => server.setSecureContext({ ...tlsBase, ...next }),
+      },
+    );
+    const gate = new Gate(
+      o.maxConcurrentRequests ?? webhookServerDefaults.maxConcurrentRequests,
+      o.maxQueuedRequests ?? webhookServerDefaults.maxQueuedRequests,
+    );
+    const server = https.createServer(
+      {
+        ...tlsBase,
+        ...watcher.pair,
+        headersTimeout: limits.headersTimeout,
+        requestTimeout: limits.requestTimeout,
+        keepAliveTimeout: limits.keepAliveTimeout,
+      },
+      (req, res) => void this.dispatch(req, res, gate),
+    );
+    server.maxConnections = limits.maxConnections;
+    server.on("connection", (s: Socket) => {
+      this.sockets.add(s);
+      s.once("close", () => this.sockets.delete(s));
+    });
+    // A failed handshake (a plain-HTTP client, a scanner, an unknown CA) is the client's problem.
+    server.on("tlsClientError", () => {});
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(o.port ?? webhookServerDefaults.port, o.host || undefined, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    server.on("error", (err) => this.log.error("webhook server error", err));
+    watcher.start();
+    this.server = server;
+    this.watcher = watcher;
+    this.listeningPort = (server.address() as AddressInfo).port;
+    this.log.info("Serving webhook server", {
+      host: o.host ?? "",
+      port: this.listeningPort,
+      certDir,
+    });
+  }
+
+  /**
+   * A readiness check (controller-runtime's StartedChecker): fails until the server listens, then
+   * passes when a TLS handshake with it succeeds, so a Service routes only to replicas that serve.
+   */
+  startedChecker(): Checker {
+    return () => {
+      const port = this.listeningPort;
+      if (!this.server || port === undefined)
+        throw new Error("webhook server has not been started yet");
+      const host = this.options.host;
+      const dialHost =
+        host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host ? host : "localhost";
+      return new Promise<void>((resolve, reject) => {
+        const socket = tls.connect({
+          host: dialHost,
+          port,
+          rejectUnauthorized: false, // only whether it serves TLS is checked, not who it is
+          ALPNProtocols: ["http/1.1"],
+          timeout: 10_000,
+        });
+        socket.once("secureConnect", () => {
+          socket.end();
+          resolve();
+        });
+        socket.once("timeout", () => {
+          socket.destroy();
+          reject(new Error("webhook server is not reachable: TLS handshake timed out"));
+        });
+        socket.once("error", (err) => {
+          socket.destroy();
+          reject(new Error(`webhook server is not reachable: ${err.message}`));
+        });
+      });
+    };
+  }
+
+  /** Stops listening and ends every connection. */
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.watcher?.stop();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const s of this.sockets) s.destroy();
+    });
+  }
+}
