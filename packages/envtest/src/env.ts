@@ -7,6 +7,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig, type KubernetesObject, KubernetesObjectApi } from "@kubernetes/client-node";
+import {
+  installWebhookManifests,
+  prepareWebhookServing,
+  readWebhookManifests,
+  rewriteForLocalServing,
+  type WebhookServing,
+  type WebhookServingOptions,
+} from "./admission/local-serving.js";
 import type { KubeObject } from "./api/types.js";
 import { crdBucket } from "./controllers/crd-controller.js";
 import type { Crd } from "./crd/crd.js";
@@ -33,6 +41,23 @@ export interface TestEnvOptions {
   maxRequestsInFlight?: number;
   /** kube-apiserver's `--max-mutating-requests-inflight` (default 200). */
   maxMutatingRequestsInFlight?: number;
+  /**
+   * Webhooks served by the test process (controller-runtime's WebhookInstallOptions): a CA and
+   * serving certificate are minted into `env.webhook.certDir`, and the configurations under
+   * `paths` and the CRDs with conversion webhooks are installed pointing at
+   * `https://<localServingHost>:<localServingPort>` (127.0.0.1 and a free port by default).
+   */
+  webhooks?: WebhookServingOptions;
+}
+
+/** Where the operator's webhook server must listen for the installed webhooks to reach it. */
+export interface TestEnvWebhook {
+  host: string;
+  port: number;
+  /** `tls.crt` and `tls.key` (0600) signed by the CA in caBundle; removed by stop(). */
+  certDir: string;
+  caBundle: Buffer;
+  url(path: string): string;
 }
 
 export interface TestEnv {
@@ -43,6 +68,8 @@ export interface TestEnv {
   tokenFor(user: string, groups?: string[]): string;
   kubeconfigFor(user: string, groups?: string[]): KubeConfig;
   faults: Faults;
+  /** Set when started with the `webhooks` option. */
+  webhook?: TestEnvWebhook;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -85,7 +112,14 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     auth: options.auth ?? "none",
   });
   const faults = createFaults(server);
-  await server.listen(options.port ?? 0);
+  let serving: WebhookServing | undefined;
+  if (options.webhooks) serving = await prepareWebhookServing(options.webhooks);
+  try {
+    await server.listen(options.port ?? 0);
+  } catch (e) {
+    serving?.cleanup();
+    throw e;
+  }
 
   // A start that fails after listening releases the port, the controllers and the temporary
   // folder before it rejects, so a caller (or `opgen envtest`) is never left hanging.
@@ -98,7 +132,19 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   });
   try {
     for (const crd of readCrdFiles(options.crdDirectoryPaths ?? [])) {
-      server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd);
+      const installed = serving ? rewriteForLocalServing(crd, serving) : crd;
+      server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", installed);
+    }
+    if (serving) {
+      for (const config of readWebhookManifests(options.webhooks?.paths ?? [])) {
+        const plural = `${String(config.kind).toLowerCase()}s`;
+        server.systemCreate(
+          "admissionregistration.k8s.io",
+          "v1",
+          plural,
+          rewriteForLocalServing(config, serving),
+        );
+      }
     }
     const names = server
       .list("apiextensions.k8s.io", "customresourcedefinitions")
@@ -115,6 +161,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   } catch (e) {
     await server.close();
     if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+    serving?.cleanup();
     throw e;
   }
 
@@ -127,6 +174,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     kubeconfigFor: (user, groups) =>
       kubeConfigOf({ ...connection(), token: server.auth.tokenFor(user, groups), user }),
     faults,
+    ...(serving ? { webhook: webhookOf(serving) } : {}),
     async restart() {
       const port = server.port;
       await server.close();
@@ -135,8 +183,13 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     async stop() {
       await server.close();
       if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+      serving?.cleanup();
     },
   };
+}
+
+function webhookOf(s: WebhookServing): TestEnvWebhook {
+  return { host: s.host, port: s.port, certDir: s.certDir, caBundle: s.caBundle, url: s.url };
 }
 
 /** USE_EXISTING_CLUSTER=true: install the CRDs into the current cluster and start nothing. */
@@ -145,7 +198,10 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
   kc.loadFromDefault();
   const client = KubernetesObjectApi.makeApiClient(kc);
   // client-node types metadata timestamps as Date; CRD manifests carry none, so the shapes agree.
-  const crds = readCrdFiles(options.crdDirectoryPaths ?? []) as unknown as KubernetesObject[];
+  const serving = options.webhooks ? await prepareWebhookServing(options.webhooks) : undefined;
+  const crds = readCrdFiles(options.crdDirectoryPaths ?? []).map((c) =>
+    serving ? rewriteForLocalServing(c, serving) : c,
+  ) as unknown as KubernetesObject[];
   const header = (o: KubernetesObject) => ({
     apiVersion: o.apiVersion ?? "",
     kind: o.kind ?? "",
@@ -174,6 +230,7 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
     "CRDs to be Established",
     30_000,
   );
+  if (serving) await installWebhookManifests(kc, options.webhooks?.paths ?? [], serving);
   const unsupported = (what: string) => (): never => {
     throw new Error(`${what} is not available with USE_EXISTING_CLUSTER=true`);
   };
@@ -193,8 +250,11 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
       delay: unsupported("faults.delay"),
       reset: () => {},
     },
+    ...(serving ? { webhook: webhookOf(serving) } : {}),
     restart: async () => unsupported("restart")(),
     // Like controller-runtime, CRDs stay installed in an existing cluster.
-    stop: async () => {},
+    stop: async () => {
+      serving?.cleanup();
+    },
   };
 }

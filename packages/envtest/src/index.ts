@@ -4,7 +4,22 @@
  * @kubernetes/client-node work against it unchanged.
  */
 
-export { startTestEnv, type TestEnv, type TestEnvOptions } from "./env.js";
+export {
+  installWebhookManifests,
+  mintServingCertificate,
+  prepareWebhookServing,
+  readWebhookManifests,
+  rewriteForLocalServing,
+  type WebhookServing,
+  type WebhookServingOptions,
+  waitForWebhookServer,
+} from "./admission/local-serving.js";
+export {
+  startTestEnv,
+  type TestEnv,
+  type TestEnvOptions,
+  type TestEnvWebhook,
+} from "./env.js";
 export { type EventuallyOptions, eventually } from "./eventually.js";
 export type { FailNextOptions, Faults } from "./faults.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";

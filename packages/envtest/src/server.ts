@@ -6,6 +6,8 @@
 import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
 import { errors } from "@opgen/apimachinery/status";
+import { WebhookSource } from "./admission/configurations.js";
+import { WebhookAdmission } from "./admission/dispatcher.js";
 import { bucketKey, Registry } from "./api/registry.js";
 import type { KubeObject } from "./api/types.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
@@ -82,6 +84,7 @@ export class ApiServer {
       new LimitRanger(this.store),
       new PodSecurityAdmission(this.store),
     );
+    this.rest.driver = new WebhookAdmission(this.store, new WebhookSource(this.store));
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
     this.disruption = new DisruptionController(this.store);

@@ -7,6 +7,7 @@
 import { nowTime } from "../api/meta.js";
 import { bucketKey, type Registry } from "../api/registry.js";
 import { type JsonObject, type KubeObject, storageVersion } from "../api/types.js";
+import { conversionWebhookOf } from "../crd/conversion.js";
 import { type Crd, type CrdNames, resourceFromCrd } from "../crd/crd.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { Store, StoreEvent } from "../store/store.js";
@@ -125,6 +126,8 @@ export class CrdController {
     }) as Crd;
     if (!conflict && updated.status?.acceptedNames) {
       const info = resourceFromCrd(updated);
+      const webhook = conversionWebhookOf(updated);
+      if (webhook) info.conversionWebhook = webhook;
       const prev = this.registry.get(info.group, info.resource);
       if (!prev || prev.crdName === name) this.registry.put(info);
     }

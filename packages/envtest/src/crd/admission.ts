@@ -8,6 +8,7 @@ import type { KubeObject } from "../api/types.js";
 import { crdCleanupFinalizer } from "../controllers/crd-controller.js";
 import type { AdmissionHook } from "../rest/admission.js";
 import type { RequestScope } from "../rest/scope.js";
+import { defaultConversion, validateConversion } from "./conversion.js";
 import { type Crd, defaultCrd, validateCrd } from "./crd.js";
 
 export const crdAdmission: AdmissionHook = {
@@ -20,7 +21,8 @@ export const crdAdmission: AdmissionHook = {
     if (scope.subresource === "status") return;
     const crd = obj as Crd;
     defaultCrd(crd);
-    const errs = validateCrd(crd);
+    defaultConversion(crd);
+    const errs = [...validateCrd(crd), ...validateConversion(crd)];
     if (old) {
       const o = old as Crd;
       if (o.spec?.group !== crd.spec?.group) {

@@ -1,6 +1,6 @@
 /**
- * Reads CRD manifests from files or directories (`.yaml`, `.yml`, `.json`; multi-document
- * YAML), as controller-runtime's `envtest.ReadCRDFiles` does, keeping only CRD documents.
+ * Reads manifests from files or directories (`.yaml`, `.yml`, `.json`; multi-document YAML), as
+ * controller-runtime's `envtest.ReadCRDFiles` does: CRD documents, or webhook configurations.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -8,16 +8,27 @@ import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../api/types.js";
 
 export function readCrdFiles(paths: string[]): KubeObject[] {
+  return readManifestFiles(
+    paths,
+    (o) => o.kind === "CustomResourceDefinition",
+    // Like Kubebuilder's scaffolded suite (ErrorIfCRDPathMissing: true): a typo must not pass silently.
+    (p) => `CRD path ${p} does not exist (run your CRD generator, or fix crdDirectoryPaths)`,
+  );
+}
+
+/** The documents of the manifests under `paths` that `keep` accepts. */
+export function readManifestFiles(
+  paths: string[],
+  keep: (o: KubeObject) => boolean,
+  missing: (path: string) => string,
+): KubeObject[] {
   const files: string[] = [];
   for (const p of paths) {
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(p);
     } catch {
-      // Like Kubebuilder's scaffolded suite (ErrorIfCRDPathMissing: true): a typo must not pass silently.
-      throw new Error(
-        `CRD path ${p} does not exist (run your CRD generator, or fix crdDirectoryPaths)`,
-      );
+      throw new Error(missing(p));
     }
     if (st.isDirectory()) {
       for (const f of readdirSync(p).sort()) {
@@ -30,7 +41,7 @@ export function readCrdFiles(paths: string[]): KubeObject[] {
     for (const doc of parseAllDocuments(readFileSync(f, "utf8"))) {
       if (doc.errors.length > 0) throw new Error(`${f}: ${doc.errors[0]!.message}`);
       const v = doc.toJS() as KubeObject | null;
-      if (v && v.kind === "CustomResourceDefinition") out.push(v);
+      if (v && typeof v === "object" && keep(v)) out.push(v);
     }
   }
   return out;

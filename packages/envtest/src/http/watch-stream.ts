@@ -10,6 +10,7 @@
  * number of them, while a healthy watcher still absorbs a burst of writes.
  */
 import type { ServerResponse } from "node:http";
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { RequestScope } from "../rest/scope.js";
@@ -47,6 +48,53 @@ function enforceBudget(lagging: Set<Lagging>): void {
     lagging.delete(l);
     l.close();
   }
+}
+
+/**
+ * A watch of a webhook-converted custom resource: each event's object is converted by the
+ * webhook before it is rendered and sent, in order. A failed conversion ends the watch with an
+ * ERROR event carrying kube's 500 (clients re-list, and see the error there too).
+ */
+function convertingSink(
+  rest: ObjectRest,
+  scope: RequestScope,
+  inner: WatchSink,
+  render?: (o: KubeObject, first: boolean) => KubeObject,
+): WatchSink {
+  let chain = Promise.resolve();
+  let first = true;
+  let failed = false;
+  return {
+    send(type, object) {
+      chain = chain.then(async () => {
+        if (failed) return;
+        let out = object;
+        if (type !== "ERROR" && type !== "BOOKMARK") {
+          try {
+            [out] = (await rest.presentAllAsync(scope.info, scope.version, [object])) as [
+              KubeObject,
+            ];
+          } catch (e) {
+            failed = true;
+            const status =
+              e instanceof ApiError ? e.status : errors.internal((e as Error).message).status;
+            inner.send("ERROR", status as unknown as KubeObject);
+            inner.end();
+            return;
+          }
+          if (render) {
+            out = render(out, first);
+            first = false;
+          }
+        }
+        inner.send(type, out);
+      });
+    },
+    end() {
+      chain = chain.then(() => inner.end());
+    },
+    onClose: (fn) => inner.onClose(fn),
+  };
 }
 
 export function serveWatch(
@@ -106,7 +154,11 @@ export function serveWatch(
     lagging.delete(self);
     for (const fn of closers) fn();
   });
-  const w = startWatch(store, rest, scope, sink, render ? { render } : {});
+  const w = scope.info.conversionWebhook
+    ? startWatch(store, rest, scope, convertingSink(rest, scope, sink, render), {
+        present: (o) => o,
+      })
+    : startWatch(store, rest, scope, sink, render ? { render } : {});
   const handle = { close: () => w.close() };
   watches.add(handle);
   res.on("close", () => watches.delete(handle));

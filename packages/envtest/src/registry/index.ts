@@ -5,6 +5,10 @@
  */
 import { findResource, type SubresourceDescriptor } from "@opgen/apimachinery/catalog";
 import type { ResourceInfo, ResourceVersionInfo } from "../api/types.js";
+import {
+  mutatingWebhookConfigurations,
+  validatingWebhookConfigurations,
+} from "./admissionregistration/webhook-configurations.js";
 import { daemonSets, deployments, replicaSets, statefulSets } from "./apps/workloads.js";
 import { horizontalPodAutoscalers } from "./autoscaling/horizontal-pod-autoscalers.js";
 import { cronJobs } from "./batch/cronjobs.js";
@@ -61,6 +65,8 @@ const builtins = new Map<string, ResourceStrategy>([
   ["autoscaling/horizontalpodautoscalers", horizontalPodAutoscalers],
   ["networking.k8s.io/ingresses", ingresses],
   ["scheduling.k8s.io/priorityclasses", priorityClasses],
+  ["admissionregistration.k8s.io/mutatingwebhookconfigurations", mutatingWebhookConfigurations],
+  ["admissionregistration.k8s.io/validatingwebhookconfigurations", validatingWebhookConfigurations],
 ]);
 
 export function strategyFor(

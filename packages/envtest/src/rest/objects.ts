@@ -111,6 +111,15 @@ export class ObjectRest {
     return fromConverted(info, version, converted);
   }
 
+  /** presentAllSteps() for a request (a watch of a webhook-converted resource). */
+  presentAllAsync(
+    info: ResourceInfo,
+    version: ResourceVersionInfo,
+    stored: KubeObject[],
+  ): Promise<KubeObject[]> {
+    return runAsync(this.presentAllSteps(info, version, stored), this.driver);
+  }
+
   /** Converts many stored objects with one webhook call (a list, a deletecollection). */
   *presentAllSteps(
     info: ResourceInfo,

@@ -26,6 +26,8 @@ export interface WatchOptions {
   render?: (obj: KubeObject, first: boolean) => KubeObject;
   /** Interval of periodic bookmarks when allowed (upstream ~60 s). */
   bookmarkIntervalMs?: number;
+  /** Turns a stored object into the served one (default: the requested version's view). */
+  present?: (stored: KubeObject) => KubeObject;
 }
 
 export interface ActiveWatch {
@@ -71,7 +73,7 @@ export function startWatch(
   const q = scope.query;
   const bucket = bucketOf(scope.info);
   const match = rest.matcher(scope);
-  const present = (o: KubeObject) => rest.view(scope.info, scope.version, o);
+  const present = opts.present ?? ((o: KubeObject) => rest.view(scope.info, scope.version, o));
   let first = true;
   let lastRV = 0;
   const render = (o: KubeObject): KubeObject => {

@@ -1,0 +1,268 @@
+/**
+ * Webhooks served from the test process, as controller-runtime's `WebhookInstallOptions`
+ * (`pkg/envtest/webhook.go`): a tiny CA and a serving certificate for the local host written to
+ * a private directory (`tls.crt`, `tls.key`, 0600), a free port, and the webhook configurations
+ * and conversion CRDs rewritten so the API server calls `https://<host>:<port><path>` trusting
+ * that CA. `opgen dev` uses the same functions for the operator it runs.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, isIP } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect } from "node:tls";
+import {
+  type KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+} from "@kubernetes/client-node";
+import forge from "node-forge";
+import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { readManifestFiles } from "../crd/files.js";
+
+export interface WebhookServingOptions {
+  /** Files or directories of Mutating/ValidatingWebhookConfigurations (e.g. config/webhook). */
+  paths?: string[];
+  /** Where the webhook server listens (default 127.0.0.1). */
+  localServingHost?: string;
+  /** Its port (default: a free one). */
+  localServingPort?: number;
+}
+
+/** Where the operator's webhook server must listen, and with which certificate. */
+export interface WebhookServing {
+  host: string;
+  port: number;
+  /** Holds `tls.crt` and `tls.key` (mode 0600). */
+  certDir: string;
+  /** The CA's PEM, as `caBundle` carries it (base64 in the objects). */
+  caBundle: Buffer;
+  /** `https://<host>:<port><path>`. */
+  url(path: string): string;
+  /** Removes certDir. */
+  cleanup(): void;
+}
+
+const WEBHOOK_KINDS = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
+
+function serial(): string {
+  const b = randomBytes(16);
+  b[0] = (b[0] ?? 0) & 0x7f;
+  return b.toString("hex");
+}
+
+function rsaKeys() {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return {
+    privatePem: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    publicKey: forge.pki.publicKeyFromPem(
+      publicKey.export({ type: "spki", format: "pem" }).toString(),
+    ),
+    privateKey: forge.pki.privateKeyFromPem(
+      privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    ),
+  };
+}
+
+/** A CA and a serving certificate for `host`, localhost, 127.0.0.1 and ::1 (`tinyca.go`). */
+export function mintServingCertificate(host: string): {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+} {
+  const notBefore = new Date(Date.now() - 60_000);
+  const notAfter = new Date(Date.now() + 7 * 24 * 3600_000);
+  const caKeys = rsaKeys();
+  const ca = forge.pki.createCertificate();
+  ca.publicKey = caKeys.publicKey;
+  ca.serialNumber = serial();
+  ca.validity.notBefore = notBefore;
+  ca.validity.notAfter = notAfter;
+  const caName = [
+    { name: "commonName", value: `opgen-envtest-webhook-ca-${serial().slice(0, 8)}` },
+  ];
+  ca.setSubject(caName);
+  ca.setIssuer(caName);
+  ca.setExtensions([
+    { name: "basicConstraints", cA: true, critical: true },
+    { name: "keyUsage", keyCertSign: true, digitalSignature: true, critical: true },
+    { name: "subjectKeyIdentifier" },
+  ]);
+  ca.sign(caKeys.privateKey, forge.md.sha256.create());
+
+  const keys = rsaKeys();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = notBefore;
+  cert.validity.notAfter = notAfter;
+  cert.setSubject([{ name: "commonName", value: host }]);
+  cert.setIssuer(caName);
+  const names = new Set(["localhost", host]);
+  const altNames: { type: number; value?: string; ip?: string }[] = [];
+  for (const n of names) {
+    if (isIP(n)) continue;
+    altNames.push({ type: 2, value: n });
+  }
+  for (const ip of new Set(["127.0.0.1", "::1", ...(isIP(host) ? [host] : [])])) {
+    altNames.push({ type: 7, ip });
+  }
+  cert.setExtensions([
+    { name: "basicConstraints", cA: false },
+    { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: "extKeyUsage", serverAuth: true },
+    { name: "subjectAltName", altNames },
+  ]);
+  cert.sign(caKeys.privateKey, forge.md.sha256.create());
+  return {
+    caPem: forge.pki.certificateToPem(ca),
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: keys.privatePem,
+  };
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, host, () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Mints the certificates into a fresh directory and picks the port (nothing installed yet). */
+export async function prepareWebhookServing(
+  options: Omit<WebhookServingOptions, "paths"> = {},
+): Promise<WebhookServing> {
+  const host = options.localServingHost ?? "127.0.0.1";
+  const port = options.localServingPort ?? (await freePort(host));
+  const { caPem, certPem, keyPem } = mintServingCertificate(host);
+  const certDir = mkdtempSync(join(tmpdir(), "envtest-serving-certs-"));
+  writeFileSync(join(certDir, "tls.crt"), certPem, { mode: 0o600 });
+  writeFileSync(join(certDir, "tls.key"), keyPem, { mode: 0o600 });
+  const authority = isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
+  return {
+    host,
+    port,
+    certDir,
+    caBundle: Buffer.from(caPem),
+    url: (path) => `https://${authority}${path.startsWith("/") ? path : `/${path}`}`,
+    cleanup: () => rmSync(certDir, { recursive: true, force: true }),
+  };
+}
+
+/** The webhook configurations under `paths` (files or directories, multi-document YAML). */
+export function readWebhookManifests(paths: string[]): KubeObject[] {
+  return readManifestFiles(
+    paths,
+    (o) => WEBHOOK_KINDS.includes(String(o.kind)),
+    (p) => `webhook manifest path ${p} does not exist (run opgen manifests, or fix webhooks.paths)`,
+  );
+}
+
+/** A clientConfig pointing at the local server: service references become its URL. */
+function localClientConfig(cc: unknown, serving: WebhookServing, fallbackPath: string): JsonObject {
+  const c = (isObject(cc) ? cc : {}) as JsonObject;
+  const service = isObject(c.service) ? (c.service as JsonObject) : undefined;
+  let path = fallbackPath;
+  if (service) path = typeof service.path === "string" ? service.path : "";
+  else if (typeof c.url === "string") {
+    try {
+      path = new URL(c.url).pathname;
+    } catch {
+      // keep the fallback: validation reports the bad URL of the original anyway
+    }
+  }
+  return { url: serving.url(path), caBundle: serving.caBundle.toString("base64") };
+}
+
+/**
+ * The object as installed for local serving: every webhook's clientConfig (and a CRD's conversion
+ * webhook) points at the local server and trusts its CA. Other objects are returned unchanged.
+ */
+export function rewriteForLocalServing(obj: KubeObject, serving: WebhookServing): KubeObject {
+  const out = deepClone(obj);
+  if (WEBHOOK_KINDS.includes(String(out.kind))) {
+    for (const h of (Array.isArray(out.webhooks) ? out.webhooks : []) as JsonObject[]) {
+      if (isObject(h)) h.clientConfig = localClientConfig(h.clientConfig, serving, "/");
+    }
+  } else if (out.kind === "CustomResourceDefinition") {
+    const conversion = (out.spec as JsonObject | undefined)?.conversion as JsonObject | undefined;
+    if (conversion?.strategy === "Webhook" && isObject(conversion.webhook)) {
+      const w = conversion.webhook as JsonObject;
+      w.clientConfig = localClientConfig(w.clientConfig, serving, "/convert");
+    }
+  }
+  return out;
+}
+
+/**
+ * Creates (or replaces) the webhook configurations found under `paths`, rewritten for local
+ * serving, through any API server (`opgen dev`, an existing cluster).
+ */
+export async function installWebhookManifests(
+  kubeconfig: KubeConfig,
+  paths: string[],
+  serving: WebhookServing,
+): Promise<KubeObject[]> {
+  const objects = readWebhookManifests(paths).map((o) => rewriteForLocalServing(o, serving));
+  const client = KubernetesObjectApi.makeApiClient(kubeconfig);
+  for (const o of objects) {
+    const k = o as unknown as KubernetesObject;
+    try {
+      await client.create(k);
+    } catch (e) {
+      if ((e as { code?: number }).code !== 409) throw e;
+      const live = await client.read({
+        apiVersion: o.apiVersion ?? "",
+        kind: o.kind ?? "",
+        metadata: { name: o.metadata?.name ?? "" },
+      });
+      await client.replace({
+        ...k,
+        metadata: { ...k.metadata, resourceVersion: live.metadata?.resourceVersion },
+      });
+    }
+  }
+  return objects;
+}
+
+/**
+ * Resolves once the webhook server completes a TLS handshake trusting the serving CA (the TLS
+ * dial loop of Kubebuilder's webhook suite); rejects after `timeoutMs` naming the address.
+ */
+export async function waitForWebhookServer(
+  serving: Pick<WebhookServing, "host" | "port" | "caBundle" | "url">,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const s = connect({
+          host: serving.host,
+          port: serving.port,
+          ca: serving.caBundle.toString("utf8"),
+          ...(isIP(serving.host) ? {} : { servername: serving.host }),
+        });
+        s.setTimeout(1000, () => s.destroy(new Error("handshake timed out")));
+        s.once("secureConnect", () => {
+          s.end();
+          resolve();
+        });
+        s.once("error", reject);
+      });
+      return;
+    } catch (e) {
+      last = (e as Error).message;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  throw new Error(
+    `webhook server at ${serving.url("/")} did not accept TLS connections within ${timeoutMs} ms (${last}); start it with env.webhook's certDir and port`,
+  );
+}
