@@ -237,10 +237,14 @@ function resolveKubebuilder(tag: RawTag, registry: MarkerRegistry): Resolved {
     }
     return { def, textOffset: 0, lenient: true };
   }
+  // As in the lookup, the last segment may be an argument name (`webhok:mutating=true`).
   const hint =
     head && registry.isFamily(head)
       ? closest(rest.join(":"), registry.familyMembers(head))
-      : closest(segments.join(":"), registry.tagNames());
+      : (closest(segments.join(":"), registry.tagNames()) ??
+        (segments.length > 1
+          ? closest(segments.slice(0, -1).join(":"), registry.tagNames())
+          : undefined));
   const suggestion =
     hint &&
     (head && registry.isFamily(head) ? `@kubebuilder:${head}:${hint}` : `@kubebuilder:${hint}`);

@@ -385,6 +385,18 @@ describe("@webhook: refusals, one line at the marker", () => {
     ]);
   });
 
+  it("reports a misspelt marker name instead of silently configuring nothing", async () => {
+    const r = await run(
+      `@webhooks ${BASE}`,
+      "@kubebuilder:webhok:mutating=true",
+      "@see webhook docs",
+    );
+    expect(r.errors).toEqual([
+      "src/hooks.ts:2:4: unknown marker @webhooks; did you mean @webhook?",
+      "src/hooks.ts:7:4: unknown marker @kubebuilder:webhok:mutating; did you mean @kubebuilder:webhook?",
+    ]);
+  });
+
   it("warns about a Go-style line comment, and refuses a file that does not parse", async () => {
     writeFileSync(
       join(dir, "src/hooks.ts"),

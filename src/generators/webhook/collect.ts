@@ -4,7 +4,7 @@
  * scanned sources, checked by the shared marker parser. Like controller-gen's package-level
  * markers they count wherever they are written; other tags are left to their generators.
  */
-import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
+import { closest, LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
 import type { ParsedMarker } from "../../markers/types.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import type { ProjectSources } from "../../source/project-sources.js";
@@ -17,10 +17,15 @@ export interface CollectedWebhookMarkers {
   diagnostics: Diagnostic[];
 }
 
-const MARKER_TEXT = /@(?:kubebuilder:)?webhook/;
+// Also near misses (`@webhooks`, `@webhok`), which no other generator reads: they are reported
+// with a suggestion instead of silently configuring nothing.
+const MARKER_TEXT = /@(?:kubebuilder:)?w/i;
+const NAMES = ["webhook", "webhookconfiguration"];
 
 function isWebhookTag(name: string): boolean {
-  return /^(kubebuilder:)?webhook(configuration)?(:|$)/.test(name);
+  if (/^(kubebuilder:)?webhook(configuration)?(:|$)/.test(name)) return true;
+  const bare = name.replace(/^kubebuilder:/, "").split(":")[0]!;
+  return /^w/i.test(bare) && closest(bare, NAMES) !== undefined;
 }
 
 // A Kubebuilder marker pasted as a Go-style line comment: `// +kubebuilder:webhook:path=...`.
@@ -53,7 +58,7 @@ export function collectWebhookMarkers(
   for (const path of paths) {
     const text = sources.text(path);
     // Most files hold no webhook marker: skip them without parsing.
-    if (!text?.includes("webhook")) continue;
+    if (!text) continue;
     out.diagnostics.push(...goStyleMarkers(path, text));
     if (!MARKER_TEXT.test(text)) continue;
     // Markers after a syntax error would be lost and the configuration silently short.
