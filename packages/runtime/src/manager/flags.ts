@@ -20,6 +20,7 @@ const usage = `Usage of manager:
   --webhook-cert-path string          The directory that contains the webhook certificate. (default "<tmpdir>/k8s-webhook-server/serving-certs")
   --webhook-cert-name string          The name of the webhook certificate file. (default "tls.crt")
   --webhook-cert-key string           The name of the webhook key file. (default "tls.key")
+  --webhook-port int                  Port the webhook server listens on. (default 9443)
   --health-probe-bind-address string  The address the probe endpoint binds to. Use 0 to disable. (default ":8081")
   --leader-elect                      Enable leader election for controller manager.
   --kubeconfig string                 Path to a kubeconfig. Only required if out-of-cluster.
@@ -34,6 +35,7 @@ const valueFlags = new Set([
   "webhook-cert-path",
   "webhook-cert-name",
   "webhook-cert-key",
+  "webhook-port",
   "health-probe-bind-address",
   "kubeconfig",
   "log-level",
@@ -117,6 +119,16 @@ function parse(args: readonly string[]): ManagerOptions {
       case "webhook-cert-key":
         out.webhookServer = { ...out.webhookServer, keyName: value };
         break;
+      case "webhook-port": {
+        const port = Number(value);
+        if (!/^\d+$/.test(value) || port > 65535) {
+          throw new FlagError(
+            `invalid value "${value}" for -webhook-port: use a port number from 0 to 65535`,
+          );
+        }
+        out.webhookServer = { ...out.webhookServer, port };
+        break;
+      }
       case "health-probe-bind-address":
         out.healthProbeBindAddress = value;
         break;

@@ -136,6 +136,15 @@ describe("webhook flags", () => {
       certName: "srv.crt",
       keyName: "srv.key",
     });
+    // Kubebuilder's manager_webhook_patch.yaml passes --webhook-port=9443.
+    expect(
+      managerOptionsFromArgs(["--webhook-port=9443"], { exitOnError: false }).webhookServer,
+    ).toEqual({
+      port: 9443,
+    });
+    expect(() => managerOptionsFromArgs(["--webhook-port=94x"], { exitOnError: false })).toThrow(
+      'invalid value "94x" for -webhook-port: use a port number from 0 to 65535',
+    );
     expect(managerOptionsFromArgs([], { exitOnError: false }).webhookServer).toBeUndefined();
     expect(() => managerOptionsFromArgs(["--webhook-cert-path"], { exitOnError: false })).toThrow(
       "flag needs an argument: -webhook-cert-path",
