@@ -91,7 +91,7 @@ export function buildProgram(): Command {
 
   program
     .command("manifests")
-    .description("generate CRDs and RBAC from the project's types and markers")
+    .description("generate CRDs, RBAC and webhook configurations from types and markers")
     .option("--paths <dir...>", "folders holding API types (default: src/api)")
     .option("--output-dir <dir>", "where CRDs are written", "config/crd/bases")
     .option(
