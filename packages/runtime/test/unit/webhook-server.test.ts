@@ -119,7 +119,11 @@ afterEach(async () => {
 async function start(
   setup: (s: WebhookServer) => void,
   registry?: Registry,
-  extra: { certPollIntervalMs?: number } = {},
+  extra: {
+    certPollIntervalMs?: number;
+    maxConcurrentRequests?: number;
+    maxQueuedRequests?: number;
+  } = {},
 ): Promise<{ server: WebhookServer; port: number; ca: string; dir: string; cert: string }> {
   const { dir, ca, cert } = certDir();
   const server = new WebhookServer(
@@ -713,6 +717,34 @@ describe("server", () => {
     expect(text).toContain(
       `controller_runtime_webhook_admission_responses_total{${path},allowed="false",admission_code="403"} 1`,
     );
+  });
+
+  it("handles a bounded number of requests at once and refuses more with 429", async () => {
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const { port, ca } = await start(
+      (s) =>
+        s.registerAdmission("/slow", async () => {
+          entered();
+          await released;
+          return { allowed: true };
+        }),
+      undefined,
+      { maxConcurrentRequests: 1, maxQueuedRequests: 0 },
+    );
+    const first = post(port, ca, "/slow", review({ operation: "CONNECT" }));
+    await inHandler;
+    const second = await post(port, ca, "/slow", review({ operation: "CONNECT" }));
+    expect(second.status).toBe(429);
+    expect(second.headers["retry-after"]).toBe("1");
+    release();
+    expect((await first).json.response).toMatchObject({ uid: "3c1b-uid", allowed: true });
   });
 
   it("refuses a duplicate path and registration after start", async () => {
