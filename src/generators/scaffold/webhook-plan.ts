@@ -310,6 +310,7 @@ export function planCreateWebhook(
     edit(webhookFile, (text) => updateWebhookFile(text, webhookFile, model, added));
   }
 
+  const conversionPatch = `patches/webhook_in_${project.multigroup ? `${group}_` : ""}${plural}.yaml`;
   const testFile = `test/webhooks/${project.multigroup ? `${group}/` : ""}${version}/${lower}.webhook.test.ts`;
   scaffold(
     testFile,
@@ -323,6 +324,7 @@ export function planCreateWebhook(
       defaulting: model.defaulting,
       validation: model.validation,
       conversion: model.conversion,
+      conversionPatch: `config/crd/${conversionPatch}`,
       typesModule: moduleFrom(testFile, typesFile),
       webhookModule: moduleFrom(testFile, webhookFile),
       spokes: spokes.map((s) => ({
@@ -374,14 +376,11 @@ export function planCreateWebhook(
     merged,
     force,
     conversionCrd: options.conversion ? `${plural}.${qualifiedGroup}` : undefined,
-    conversionPatch: options.conversion
-      ? `patches/webhook_in_${project.multigroup ? `${group}_` : ""}${plural}.yaml`
-      : undefined,
+    conversionPatch: options.conversion ? conversionPatch : undefined,
   });
 
   const updated: ProjectResource = { ...resource, webhooks: merged };
-  plan.update(
-    PROJECT_FILE,
+  edit(PROJECT_FILE, () =>
     renderProjectFile({
       ...project,
       cliVersion: opgenVersion(),

@@ -4,7 +4,7 @@
  * when another webhook type is added: the missing class appended, its `with...()` call put before
  * `.complete()` and the imports it needs added, leaving the user's code as it is.
  */
-import { Project, type SourceFile, SyntaxKind } from "ts-morph";
+import { IndentationText, Project, type SourceFile, SyntaxKind } from "ts-morph";
 import { CliError } from "../../util/errors.js";
 import { renderTemplate } from "./render.js";
 
@@ -80,22 +80,30 @@ function withValidator(m: WebhookSourceModel): string {
   return `.withValidator(new ${m.kind}CustomValidator()${pathOption(m.validationPath)})`;
 }
 
+/** The `webhookFor(...)` statement, unindented (lines after the first indented by 2). */
 function admissionStatement(m: WebhookSourceModel, mgr: string): string {
   const calls = [
     ...(m.defaulting ? [withDefaulter(m)] : []),
     ...(m.validation ? [withValidator(m)] : []),
   ];
-  return `webhookFor(${mgr}, ${m.kind}Kind)\n${calls.map((c) => `    ${c}\n`).join("")}    .complete();`;
+  return `webhookFor(${mgr}, ${m.kind}Kind)\n${calls.map((c) => `  ${c}\n`).join("")}  .complete();`;
 }
 
+/** The `conversionFor(...)` statement with its comment, unindented. */
 function conversionStatement(m: WebhookSourceModel, mgr: string): string {
-  const spokes = m.spokes.map((s) => `    .spoke(${JSON.stringify(s.version)}, ${s.name})\n`);
+  const spokes = m.spokes.map((s) => `  .spoke(${JSON.stringify(s.version)}, ${s.name})\n`);
   return [
     `// The API server stores ${m.version} (the hub) and sends ConversionReviews for the other`,
-    "  // served versions to /convert.",
-    `  conversionFor(${mgr}, ${m.kind}Hub)\n${spokes.join("")}    .complete();`,
+    "// served versions to /convert.",
+    `conversionFor(${mgr}, ${m.kind}Hub)\n${spokes.join("")}  .complete();`,
   ].join("\n");
 }
+
+const indented = (statement: string) =>
+  statement
+    .split("\n")
+    .map((l) => `  ${l}`)
+    .join("\n");
 
 /** The imports a model needs: module → named imports (`type X` for types only). */
 function neededImports(m: WebhookSourceModel): Map<string, string[]> {
@@ -153,8 +161,8 @@ function renderImports(imports: Map<string, string[]>): string {
 export function renderWebhookFile(m: WebhookSourceModel): string {
   const mgr = "mgr";
   const body = [
-    ...(m.defaulting || m.validation ? [`  ${admissionStatement(m, mgr)}`] : []),
-    ...(m.conversion ? [`  ${conversionStatement(m, mgr)}`] : []),
+    ...(m.defaulting || m.validation ? [indented(admissionStatement(m, mgr))] : []),
+    ...(m.conversion ? [indented(conversionStatement(m, mgr))] : []),
   ].join("\n");
   const classes = [
     ...(m.defaulting ? [renderTemplate("webhook/defaulter.ts.hbs", classData(m))] : []),
@@ -186,7 +194,11 @@ export function updateWebhookFile(
   m: WebhookSourceModel,
   add: WebhookType[],
 ): string {
-  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipLoadingLibFiles: true,
+    manipulationSettings: { indentationText: IndentationText.TwoSpaces },
+  });
   const source = project.createSourceFile("webhook.ts", text);
   const setupName = setupFunctionName(m.kind);
   const setup = source.getFunction(setupName);
@@ -210,11 +222,14 @@ export function updateWebhookFile(
           p.getName() === "complete" && /^\s*webhookFor\s*\(/.test(p.getExpression().getText()),
       );
     if (complete) {
-      complete
-        .getExpression()
-        .replaceWithText(
-          `${complete.getExpression().getText()}${calls.map((c) => `\n    ${c}`).join("")}`,
-        );
+      // New calls go on their own lines before `.complete()`, indented like it.
+      const full = source.getFullText();
+      const dot = complete.getNameNode().getStart() - 1;
+      const lineStart = full.lastIndexOf("\n", dot) + 1;
+      const indent = /^[ \t]*/.exec(full.slice(lineStart))![0];
+      const sameLine = full.slice(lineStart, dot).trim() !== "";
+      const at = complete.getExpression().getEnd();
+      source.insertText(at, calls.map((c) => `\n${sameLine ? `${indent}  ` : indent}${c}`).join(""));
     } else {
       const only: WebhookSourceModel = {
         ...m,
@@ -225,7 +240,9 @@ export function updateWebhookFile(
     }
   }
   if (add.includes("conversion")) {
-    body.addStatements(conversionStatement(m, mgr));
+    // Looked up again: the text edit above replaced the tree.
+    const block = source.getFunction(setupName)?.getBody();
+    if (block?.isKind(SyntaxKind.Block)) block.addStatements(conversionStatement(m, mgr));
   }
   const only: WebhookSourceModel = {
     ...m,
@@ -248,34 +265,30 @@ export function updateWebhookFile(
 
 function addImports(source: SourceFile, imports: Map<string, string[]>): void {
   for (const [module, names] of imports) {
-    const decl = source.getImportDeclaration((d) => d.getModuleSpecifierValue() === module);
-    const have = new Set(
-      source
-        .getImportDeclarations()
-        .filter((d) => d.getModuleSpecifierValue() === module)
-        .flatMap((d) => d.getNamedImports().map((n) => n.getName())),
-    );
+    const decls = source
+      .getImportDeclarations()
+      .filter((d) => d.getModuleSpecifierValue() === module);
+    const have = new Set(decls.flatMap((d) => d.getNamedImports().map((n) => n.getName())));
     const missing = names.filter((n) => !have.has(bare(n)));
     if (missing.length === 0) continue;
-    if (decl && !decl.isTypeOnly() && !decl.getNamespaceImport()) {
-      for (const name of missing) {
-        decl.addNamedImport({ name: bare(name), isTypeOnly: name.startsWith("type ") });
-      }
-      const sorted = decl
+    const decl = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport() && !d.getDefaultImport());
+    if (decl) {
+      // Rewrite the declaration with every name, sorted and wrapped as the scaffold writes it.
+      const existing = decl
         .getNamedImports()
-        .map((n) => `${n.isTypeOnly() ? "type " : ""}${n.getText().replace(/^type /, "")}`)
-        .sort(byName);
-      decl.removeNamedImports();
-      decl.addNamedImports(
-        sorted.map((s) => ({
-          name: bare(s).split(" as ")[0]!,
-          alias: bare(s).split(" as ")[1],
-          isTypeOnly: s.startsWith("type "),
-        })),
-      );
-    } else {
+        .map((n) => `${n.isTypeOnly() ? "type " : ""}${n.getText().replace(/^type\s+/, "")}`);
+      decl.replaceWithText(renderImports(new Map([[module, [...existing, ...missing]]])));
+      continue;
+    }
+    // A new declaration goes where the scaffold's sorting puts it: packages, then relative modules.
+    const text = renderImports(new Map([[module, missing]]));
+    const rank = (s: string) => `${s.startsWith(".") ? 1 : 0}${s}`;
+    const next = source
+      .getImportDeclarations()
+      .find((d) => rank(d.getModuleSpecifierValue()) > rank(module));
+    if (next) source.insertText(next.getStart(), `${text}\n`);
+    else {
       const last = source.getImportDeclarations().at(-1);
-      const text = renderImports(new Map([[module, missing]]));
       if (last) source.insertText(last.getEnd(), `\n${text}`);
       else source.insertText(0, `${text}\n`);
     }
