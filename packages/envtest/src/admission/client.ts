@@ -7,6 +7,7 @@
  * test server buffer without end.
  */
 import { request } from "node:https";
+import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
 
 /** Largest webhook answer read (kube-apiserver bounds request bodies at 3 MiB as well). */
@@ -81,6 +82,8 @@ export function postJson(target: CallTarget, body: unknown): Promise<unknown> {
   const payload = Buffer.from(JSON.stringify(body));
   const ca = target.caBundle ? Buffer.from(target.caBundle, "base64").toString("utf8") : undefined;
   const fail = (cause: string) => new CallError(`Post "${target.url}": ${cause}`);
+  const name = target.serverName ?? u.hostname.replace(/^\[|\]$/g, "");
+  const sni = isIP(name) ? undefined : name;
   return new Promise((resolve, reject) => {
     let settled = false;
     const done = (fn: () => void) => {
@@ -95,7 +98,8 @@ export function postJson(target: CallTarget, body: unknown): Promise<unknown> {
         host: target.connectHost ?? u.hostname.replace(/^\[|\]$/g, ""),
         port: target.connectPort ?? (u.port ? Number(u.port) : 443),
         path: `${u.pathname}${u.search}`,
-        servername: target.serverName ?? u.hostname.replace(/^\[|\]$/g, ""),
+        // SNI carries names only; an IP host is still checked against the IP SANs.
+        ...(sni ? { servername: sni } : {}),
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, */*",
