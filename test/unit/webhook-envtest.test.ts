@@ -1,7 +1,8 @@
 /**
  * The generated config/webhook/manifests.yaml against an API server (@opgen/envtest, which serves
  * admissionregistration.k8s.io/v1): every document is created as written, and reads back with
- * everything opgen wrote (the server may add its defaults).
+ * everything opgen wrote (the server may add its defaults); what opgen refuses at the marker,
+ * the server refuses with the same field error.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
@@ -10,7 +11,11 @@ import { join } from "node:path";
 import { startTestEnv, type TestEnv } from "@opgen/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { collectWebhookMarkers } from "../../src/generators/webhook/collect.js";
+import { buildConfigurations } from "../../src/generators/webhook/configurations.js";
 import { generateWebhooks } from "../../src/generators/webhook/index.js";
+import { listSourceFiles } from "../../src/source/project-files.js";
+import { ProjectSources } from "../../src/source/project-sources.js";
 
 const API = "/apis/admissionregistration.k8s.io/v1";
 let env: TestEnv;
@@ -106,6 +111,20 @@ async function createAll(docs: Json[]): Promise<void> {
   }
 }
 
+/** What controller-gen would write for `source`, before opgen's kube-apiserver checks. */
+async function unchecked(source: string): Promise<Json[]> {
+  const project = mkdtempSync(join(dir, "u-"));
+  mkdirSync(join(project, "src"));
+  writeFileSync(join(project, "src/hooks.ts"), source);
+  const sources = await ProjectSources.create(project);
+  const collected = collectWebhookMarkers(sources, listSourceFiles(project, ["src"]));
+  const built = buildConfigurations(collected.webhooks, collected.configurations);
+  expect([...collected.diagnostics, ...built.diagnostics]).toEqual([]);
+  const { diagnostics } = await generateWebhooks({ projectDir: project });
+  expect(diagnostics.length).toBeGreaterThan(0);
+  return built.configurations.map((c) => c.object as unknown as Json);
+}
+
 describe("generated webhook configurations on an API server", () => {
   it("Kubebuilder's project-v4 markers (ten webhooks, core and external groups) are created as written", async () => {
     const docs = (
@@ -128,5 +147,25 @@ describe("generated webhook configurations on an API server", () => {
     await createAll(
       docs.map((d, i) => (i === 0 ? { ...d, metadata: { name: "demo-mutating" } } : d)),
     );
+  });
+
+  it("what opgen refuses at the marker, the API server refuses too", async () => {
+    const hook = (name: string) =>
+      `/**\n * @webhook path=/validate-x mutating=false failurePolicy=fail sideEffects=None groups=apps resources=deployments verbs=create versions=v1 name=${name} admissionReviewVersions=v1\n */\nexport class C {}\n`;
+    for (const [source, message] of [
+      [
+        hook("vdeploy.kb.io") + hook("vdeploy.kb.io"),
+        'webhooks[1].name: Duplicate value: "vdeploy.kb.io"',
+      ],
+      [
+        hook("vdeploy.kb"),
+        'webhooks[0].name: Invalid value: "vdeploy.kb": should be a domain with at least three segments separated by dots',
+      ],
+    ] as const) {
+      const [doc] = await unchecked(source);
+      const refused = await call("POST", `${API}/validatingwebhookconfigurations`, doc);
+      expect(refused.status).toBe(422);
+      expect(String(refused.body.message)).toContain(message);
+    }
   });
 });
