@@ -8,7 +8,7 @@
  * `--prune`, removes CRD files no kind generates any more). Without @webhook markers no webhook
  * file is written, as controller-gen writes none; an existing one is left alone and reported.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CRD_OUTPUT, generateCrds, sortDiagnostics } from "../generators/crd/index.js";
 import { generateRbac } from "../generators/rbac/index.js";
@@ -71,8 +71,9 @@ function readIfExists(path: string): string | undefined {
 
 /** The webhook manifests file when no marker generates it any more (and it holds configurations). */
 function staleWebhookFile(projectDir: string, found: boolean): string | undefined {
-  if (found) return undefined;
-  const text = readIfExists(join(projectDir, DEFAULT_WEBHOOK_OUTPUT));
+  const path = join(projectDir, DEFAULT_WEBHOOK_OUTPUT);
+  if (found || !existsSync(path) || !statSync(path).isFile()) return undefined;
+  const text = readFileSync(path, "utf8");
   return text && /^kind:\s*(Mutating|Validating)WebhookConfiguration\s*$/m.test(text)
     ? DEFAULT_WEBHOOK_OUTPUT
     : undefined;

@@ -170,6 +170,14 @@ describe("opgen manifests: webhooks", () => {
     await runManifests({ projectDir: dir, check: true }, io);
   });
 
+  it("a folder where the file would be is not read as a stale file", async () => {
+    rmSync(webhookFile());
+    mkdirSync(join(dir, MANIFESTS), { recursive: true });
+    await runManifests({ projectDir: dir }, io);
+    await runManifests({ projectDir: dir, check: true }, io);
+    expect(err).not.toContain("stale");
+  });
+
   it("a file that is not webhook configurations is not reported", async () => {
     rmSync(webhookFile());
     mkdirSync(join(dir, "config/webhook"), { recursive: true });
