@@ -198,6 +198,11 @@ describe("@webhook: refusals, one line at the marker", () => {
     [
       "missing sideEffects",
       set(`@webhook ${BASE}`, "sideEffects", undefined),
+      'missing argument "sideEffects" (a string)',
+    ],
+    [
+      "empty sideEffects",
+      set(`@webhook ${BASE}`, "sideEffects", '""'),
       "sideEffects is required for admissionregistration.k8s.io/v1 webhook configurations; write sideEffects=None (or NoneOnDryRun if the webhook skips its side effects on dry runs)",
     ],
     [

@@ -52,7 +52,8 @@ export const webhookDefinitions: readonly MarkerDefinition[] = [
       {
         name: "sideEffects",
         type: "string",
-        help: "None or NoneOnDryRun (any case); required by admissionregistration.k8s.io/v1.",
+        required: true,
+        help: "None or NoneOnDryRun (any case): whether calling the webhook changes anything (admissionregistration.k8s.io/v1 allows no other).",
       },
       {
         name: "timeoutSeconds",
