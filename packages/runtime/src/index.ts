@@ -165,6 +165,7 @@ export {
 } from "./webhook/server.js";
 export type {
   AdmissionContext,
+  AdmissionHandler,
   AdmissionRequest,
   AdmissionResponse,
   AdmissionReview,

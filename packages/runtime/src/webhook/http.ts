@@ -169,6 +169,18 @@ export function serveAdmission(
     res.once("close", () => {
       if (!res.writableFinished) aborted.abort(new Error("the caller closed the connection"));
     });
+    // The API server says how long it waits (`?timeout=10s`, the webhook's timeoutSeconds): past it
+    // nobody reads the answer, so work the handler passes ctx.signal to can stop.
+    const timeout = /^(\d{1,4})s$/.exec(
+      new URL(httpReq.url ?? "/", "https://localhost").searchParams.get("timeout") ?? "",
+    );
+    const timer = timeout
+      ? setTimeout(
+          () => aborted.abort(new Error(`the caller's timeout of ${timeout[1]}s passed`)),
+          Number(timeout[1]) * 1000,
+        )
+      : undefined;
+    timer?.unref();
     let verdict: Verdict;
     try {
       verdict = await handler({
@@ -181,6 +193,8 @@ export function serveAdmission(
       // Handlers turn the defaulter's and validator's errors into verdicts; this is a bug.
       reqLog.error("webhook handler failed", err);
       verdict = errored(500, `internal error: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      clearTimeout(timer);
     }
     const response = { uid: request.uid, ...verdict };
     // Response.Complete: the status defaults to code 200.

@@ -94,7 +94,10 @@ export interface AdmissionContext {
   dryRun: boolean;
   /** The server's logger with the webhook path and request uid. */
   log: Logger;
-  /** Aborted when the API server gives up on the call (it closed the connection). */
+  /**
+   * Aborted when the API server gives up on the call: it closed the connection, or the timeout it
+   * sent (`?timeout=10s`, the webhook's timeoutSeconds) passed. Pass it to API calls you make.
+   */
   signal: AbortSignal;
 }
 

@@ -505,6 +505,24 @@ describe("validation", () => {
     });
   });
 
+  it("aborts ctx.signal when the caller's timeout passes", async () => {
+    const { port, ca } = await start((s) =>
+      s.registerAdmission("/waits", async (ctx) => {
+        const reason = await new Promise<string>((resolve) =>
+          ctx.signal.addEventListener("abort", () => resolve(String(ctx.signal.reason)), {
+            once: true,
+          }),
+        );
+        return { allowed: false, status: { metadata: {}, message: reason, code: 500 } };
+      }),
+    );
+    const r = await post(port, ca, "/waits?timeout=1s", review({ operation: "CONNECT" }));
+    expect(r.json.response).toMatchObject({
+      uid: "3c1b-uid",
+      status: { message: "Error: the caller's timeout of 1s passed" },
+    });
+  });
+
   it("passes dry-run and the request in the context", async () => {
     seen.length = 0;
     const { port, ca } = await start(withWebhooks);
