@@ -215,6 +215,8 @@ async function main() {
   });
   const failures = [];
   const results = { options: o, faults: [], failures, handovers: [] };
+  let heapTimer;
+  let writer;
   try {
     for (let i = 0; i < o.objects; i++) await client.create(widget(`w-${i}`, 0));
     replicas.start();
@@ -226,10 +228,10 @@ async function main() {
       );
     }
     await replicas.sampleHeap();
-    const heapTimer = setInterval(() => void replicas.sampleHeap(), 5_000);
+    heapTimer = setInterval(() => void replicas.sampleHeap(), 5_000);
 
     // The fault phase: whole cycles until the duration has passed (at least one).
-    const writer = startWriter(client, o);
+    writer = startWriter(client, o);
     const ctx = {
       env,
       replicas,
@@ -295,6 +297,8 @@ async function main() {
   } catch (e) {
     failures.push(e.message);
   } finally {
+    clearInterval(heapTimer);
+    await writer?.stop();
     await replicas.stop(45_000);
     await env.stop();
     rmSync(tmp, { recursive: true, force: true });
