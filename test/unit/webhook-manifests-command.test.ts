@@ -170,6 +170,21 @@ describe("opgen manifests: webhooks", () => {
     await runManifests({ projectDir: dir, check: true }, io);
   });
 
+  it("markers beside the API types are collected, and the CRD generator leaves them alone", async () => {
+    rmSync(webhookFile());
+    await runManifests({ projectDir: dir }, io);
+    const crd = join(dir, "config/crd/bases/testdata.kubebuilder.io_jobs.yaml");
+    const before = readFileSync(crd, "utf8");
+    const types = join(dir, "src/api/v1beta1/job.types.ts");
+    const marker = WEBHOOK_SOURCE.split("\n").slice(2, 5).join("\n");
+    const text = readFileSync(types, "utf8");
+    // On the root kind itself, where the CRD generator reads every tag.
+    writeFileSync(types, text.replace(" * @resource", `${marker}\n * @resource`));
+    await runManifests({ projectDir: dir }, io);
+    expect(readFileSync(join(dir, MANIFESTS), "utf8")).toContain("name: mjob-v1.kb.io");
+    expect(readFileSync(crd, "utf8")).toBe(before);
+  });
+
   it("a folder where the file would be is not read as a stale file", async () => {
     rmSync(webhookFile());
     mkdirSync(join(dir, MANIFESTS), { recursive: true });
