@@ -12,6 +12,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CLI, REPO_ROOT, tempDir } from "../helpers/cli.js";
 
 const RUNTIME = join(REPO_ROOT, "packages/runtime/dist/index.js");
+// Start-up of envtest and the operator takes a second alone, several on a busy 2-core CI machine.
+const SLOW = 60_000;
 
 /** src/main.ts as scaffolded, plus what the test observes: signals received, readiness, a slow key. */
 const MAIN = `
@@ -75,7 +77,7 @@ function startDev(dir: string, args: string[] = []): Dev {
   const dev: Dev = {
     proc,
     output: () => output,
-    async waitFor(text, timeoutMs = 20_000) {
+    async waitFor(text, timeoutMs = 40_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const m =
@@ -137,47 +139,56 @@ describe("opgen dev lifecycle", () => {
       expect(alive(operatorPid)).toBe(false);
       expect(await portClosed(port)).toBe(true);
     },
+    SLOW,
   );
 
-  it("kills the operator and exits 130 on a second Ctrl-C during a slow shutdown", async () => {
-    const dir = project();
-    const dev = startDev(dir);
-    const { port, operatorPid } = await ready(dev);
-    await execa("kubectl", [
-      "--kubeconfig",
-      join(dir, "kc.yaml"),
-      "create",
-      "configmap",
-      "slow",
-      "-n",
-      "default",
-    ]);
-    await dev.waitFor("reconciling slow");
-    dev.signalGroup("SIGINT");
-    await dev.waitFor("Stopping and waiting for non leader election runnables");
-    dev.signalGroup("SIGINT");
-    const result = await dev.proc;
-    expect(result.exitCode, dev.output()).toBe(130);
-    expect(result.stderr.trim().split("\n").at(-1)).toBe(
-      "opgen: SIGINT: killed the operator before its graceful shutdown finished",
-    );
-    expect(alive(operatorPid)).toBe(false);
-    expect(await portClosed(port)).toBe(true);
-  });
+  it(
+    "kills the operator and exits 130 on a second Ctrl-C during a slow shutdown",
+    async () => {
+      const dir = project();
+      const dev = startDev(dir);
+      const { port, operatorPid } = await ready(dev);
+      await execa("kubectl", [
+        "--kubeconfig",
+        join(dir, "kc.yaml"),
+        "create",
+        "configmap",
+        "slow",
+        "-n",
+        "default",
+      ]);
+      await dev.waitFor("reconciling slow");
+      dev.signalGroup("SIGINT");
+      await dev.waitFor("Stopping and waiting for non leader election runnables");
+      dev.signalGroup("SIGINT");
+      const result = await dev.proc;
+      expect(result.exitCode, dev.output()).toBe(130);
+      expect(result.stderr.trim().split("\n").at(-1)).toBe(
+        "opgen: SIGINT: killed the operator before its graceful shutdown finished",
+      );
+      expect(alive(operatorPid)).toBe(false);
+      expect(await portClosed(port)).toBe(true);
+    },
+    SLOW,
+  );
 
-  it("exits 1 in one line when the operator does not handle SIGTERM", async () => {
-    const dev = startDev(
-      project('console.log("operator ready pid=" + process.pid); setInterval(() => {}, 1000);\n'),
-    );
-    const { operatorPid } = await ready(dev);
-    dev.signalGroup("SIGINT");
-    const result = await dev.proc;
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr.trim().split("\n").at(-1)).toBe(
-      "opgen: the operator was ended by SIGTERM without handling it (it stops gracefully once setupSignalHandler() is installed); see its log above",
-    );
-    expect(alive(operatorPid)).toBe(false);
-  });
+  it(
+    "exits 1 in one line when the operator does not handle SIGTERM",
+    async () => {
+      const dev = startDev(
+        project('console.log("operator ready pid=" + process.pid); setInterval(() => {}, 1000);\n'),
+      );
+      const { operatorPid } = await ready(dev);
+      dev.signalGroup("SIGINT");
+      const result = await dev.proc;
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr.trim().split("\n").at(-1)).toBe(
+        "opgen: the operator was ended by SIGTERM without handling it (it stops gracefully once setupSignalHandler() is installed); see its log above",
+      );
+      expect(alive(operatorPid)).toBe(false);
+    },
+    SLOW,
+  );
 
   it("stops the API server and exits 1 in one line when the operator crashes", async () => {
     const dev = startDev(project('console.log("starting"); process.exit(3);\n'));
