@@ -36,6 +36,11 @@ export interface WebhookServerOptions {
   keyName?: string;
   /** How often the certificate files are polled for changes (default 10 000 ms). */
   certPollIntervalMs?: number;
+  /**
+   * On close, how long requests being answered may take to finish before their connections are
+   * cut (default 30 000 ms; controller-runtime waits up to a minute).
+   */
+  shutdownTimeoutMs?: number;
   /** Requests handled at once (default 64); up to `maxQueuedRequests` (default 256) more wait. */
   maxConcurrentRequests?: number;
   maxQueuedRequests?: number;
@@ -48,6 +53,7 @@ export const webhookServerDefaults = {
   keyName: "tls.key",
   maxConcurrentRequests: 64,
   maxQueuedRequests: 256,
+  shutdownTimeoutMs: 30_000,
 } as const;
 
 /** controller-runtime's httpserver limits (ReadHeaderTimeout 32 s, IdleTimeout 90 s). */
@@ -113,6 +119,10 @@ export class WebhookServer {
   private server?: https.Server;
   private watcher?: CertWatcher;
   private readonly sockets = new Set<Socket>();
+  /** Requests not yet answered, so close() can let them finish. */
+  private readonly inFlight = new Set<http.ServerResponse>();
+  private onIdle?: () => void;
+  private closing = false;
   private listeningPort?: number;
 
   constructor(
@@ -190,7 +200,13 @@ export class WebhookServer {
     const handler = this.handlers.get(path);
     if (!handler) return plain(res, 404, "404 page not found");
     const done = this.metrics?.begin(path);
-    res.once("close", () => done?.(res.statusCode));
+    this.inFlight.add(res);
+    res.once("close", () => {
+      done?.(res.statusCode);
+      this.inFlight.delete(res);
+      if (this.inFlight.size === 0) this.onIdle?.();
+    });
+    if (this.closing) res.setHeader("Connection", "close");
     if (req.method !== "POST") {
       return plain(res, 405, "Method Not Allowed", { Allow: "POST" });
     }
@@ -310,14 +326,35 @@ export class WebhookServer {
     };
   }
 
-  /** Stops listening and ends every connection. */
+  /**
+   * Stops listening, lets the requests being answered finish (up to `shutdownTimeoutMs`: a denied
+   * or failed call is what the API server would see instead), then ends every connection.
+   */
   async close(): Promise<void> {
     const server = this.server;
-    if (!server) return;
+    if (!server || this.closing) return;
+    this.closing = true;
     this.watcher?.stop();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const s of this.sockets) s.destroy();
-    });
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Answers still to come end their connection, so keep-alive callers move to another replica.
+    for (const res of this.inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    if (this.inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          this.onIdle = resolve;
+        }),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(
+            resolve,
+            this.options.shutdownTimeoutMs ?? webhookServerDefaults.shutdownTimeoutMs,
+          );
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    for (const s of this.sockets) s.destroy();
+    await closed;
   }
 }

@@ -765,6 +765,41 @@ describe("server", () => {
     expect((await first).json.response).toMatchObject({ uid: "3c1b-uid", allowed: true });
   });
 
+  it("lets a request being answered finish when it closes", async () => {
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const { server, port, ca } = await start((s) =>
+      s.registerAdmission("/slow", async () => {
+        entered();
+        await released;
+        return { allowed: true };
+      }),
+    );
+    const answer = post(port, ca, "/slow", review({ operation: "CONNECT" }));
+    await inHandler;
+    let closed = false;
+    const closing = server.close().then(() => {
+      closed = true;
+    });
+    // Not listening any more, but the request in flight is still being answered.
+    await expect(post(port, ca, "/slow", review({ operation: "CONNECT" }))).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+    expect(closed).toBe(false);
+    release();
+    const r = await answer;
+    expect(r.json.response).toMatchObject({ uid: "3c1b-uid", allowed: true });
+    expect(r.headers.connection).toBe("close");
+    await closing;
+    expect(closed).toBe(true);
+  });
+
   it("refuses a duplicate path and registration after start", async () => {
     const { server } = await start(withWebhooks);
     expect(() => server.registerAdmission("/late", async () => ({ allowed: true }))).toThrow(
