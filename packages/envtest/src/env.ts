@@ -112,14 +112,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     auth: options.auth ?? "none",
   });
   const faults = createFaults(server);
-  let serving: WebhookServing | undefined;
-  if (options.webhooks) serving = await prepareWebhookServing(options.webhooks);
-  try {
-    await server.listen(options.port ?? 0);
-  } catch (e) {
-    serving?.cleanup();
-    throw e;
-  }
+  await server.listen(options.port ?? 0);
 
   // A start that fails after listening releases the port, the controllers and the temporary
   // folder before it rejects, so a caller (or `opgen envtest`) is never left hanging.
@@ -130,7 +123,10 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     caPem: server.tls.caPem,
     token: server.auth.adminToken,
   });
+  let serving: WebhookServing | undefined;
   try {
+    // After listening: the free port picked for the webhook server cannot be the API server's.
+    if (options.webhooks) serving = await prepareWebhookServing(options.webhooks);
     for (const crd of readCrdFiles(options.crdDirectoryPaths ?? [])) {
       const installed = serving ? rewriteForLocalServing(crd, serving) : crd;
       server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", installed);

@@ -174,6 +174,14 @@ const handlers: Record<string, (review: Json) => Json | Promise<Json>> = {
     await new Promise((res) => setTimeout(res, 1500));
     return allow(r);
   },
+  "/reinvoke-a": (r) =>
+    r.request.object.metadata.annotations?.a
+      ? allow(r)
+      : allow(r, jsonPatch([{ op: "add", path: "/metadata/annotations", value: { a: "done" } }])),
+  "/reinvoke-b": (r) =>
+    r.request.object.metadata.labels?.b
+      ? allow(r)
+      : allow(r, jsonPatch([{ op: "add", path: "/metadata/labels", value: { b: "done" } }])),
   "/wrong-uid": (r) => ({ ...allow(r), response: { uid: "not-the-uid", allowed: true } }),
 };
 
@@ -208,7 +216,7 @@ beforeAll(async () => {
       });
     },
   );
-  await new Promise<void>((r) => server.listen(wh.port, wh.host, r));
+  await listen(server, wh.port, wh.host);
   await waitForWebhookServer(wh);
   await api(env, "POST", "/api/v1/namespaces", { metadata: { name: "apps" } });
 });
@@ -228,6 +236,38 @@ function appcluster(name: string, size: number, labels?: Record<string, string>)
     kind: "AppCluster",
     metadata: { name, ...(labels ? { labels } : {}) },
     spec: { size },
+  };
+}
+
+function listen(s: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    s.once("error", reject);
+    s.listen(port, host, () => {
+      s.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** A minimal valid CRD object (for validation tests). */
+function yamlCrd(plural: string): Json {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { kind: "Widget", plural },
+      scope: "Namespaced",
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object" } },
+        },
+      ],
+    },
   };
 }
 
@@ -566,6 +606,130 @@ describe("admission webhooks", () => {
   });
 });
 
+describe("admission webhooks, continued", () => {
+  const ca = () => env.webhook!.caBundle.toString("base64");
+  const rule = (resources: string[], operations = ["CREATE"], apiGroups = [""]) => [
+    { apiGroups, apiVersions: ["v1"], operations, resources },
+  ];
+
+  it("reinvokes an IfNeeded webhook once when a later webhook changed the object", async () => {
+    const hook = (name: string, path: string) => ({
+      name,
+      reinvocationPolicy: "IfNeeded",
+      admissionReviewVersions: ["v1"],
+      sideEffects: "None",
+      clientConfig: { url: env.webhook!.url(path), caBundle: ca() },
+      rules: rule(["endpoints"]),
+    });
+    await configure("mutating", "reinvoke-a", hook("a.reinvoke.example.com", "/reinvoke-a"));
+    await configure("mutating", "reinvoke-b", hook("b.reinvoke.example.com", "/reinvoke-b"));
+    const r = await api(env, "POST", "/api/v1/namespaces/apps/endpoints", {
+      metadata: { name: "ep" },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.metadata).toMatchObject({ annotations: { a: "done" }, labels: { b: "done" } });
+    const calls = (path: string) =>
+      (seen.get(path) ?? []).filter((c) => c.review.request.name === "ep").length;
+    expect(calls("/reinvoke-a")).toBe(2);
+    expect(calls("/reinvoke-b")).toBe(1);
+  });
+
+  it("skips a webhook whose matchConditions are false, and refuses one that does not compile", async () => {
+    await configure("validating", "conditional", {
+      name: "conditional.example.com",
+      admissionReviewVersions: ["v1"],
+      sideEffects: "None",
+      clientConfig: { url: env.webhook!.url("/deny-all"), caBundle: ca() },
+      matchConditions: [
+        { name: "only-guarded-names", expression: "object.metadata.name.startsWith('guarded-')" },
+        { name: "not-the-admin", expression: "request.userInfo.username != 'nobody'" },
+      ],
+      rules: rule(["replicationcontrollers"]),
+    });
+    const rc = (name: string) => ({
+      metadata: { name },
+      spec: {
+        selector: { app: name },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { containers: [{ name: "c", image: "nginx" }] },
+        },
+      },
+    });
+    const skipped = await api(
+      env,
+      "POST",
+      "/api/v1/namespaces/apps/replicationcontrollers",
+      rc("free"),
+    );
+    expect(skipped.status, skipped.text).toBe(201);
+    const denied = await api(
+      env,
+      "POST",
+      "/api/v1/namespaces/apps/replicationcontrollers",
+      rc("guarded-1"),
+    );
+    expect(denied.body.message).toBe(
+      'admission webhook "conditional.example.com" denied the request: no configmaps here',
+    );
+    const bad = await api(
+      env,
+      "POST",
+      "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+      {
+        metadata: { name: "bad-condition" },
+        webhooks: [
+          {
+            name: "bad-condition.example.com",
+            admissionReviewVersions: ["v1"],
+            sideEffects: "None",
+            clientConfig: { url: env.webhook!.url("/deny-all") },
+            matchConditions: [{ name: "typo", expression: "objekt.metadata.name == 'x'" }],
+            rules: rule(["configmaps"]),
+          },
+        ],
+      },
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes[0].field).toBe("webhooks[0].matchConditions[0].expression");
+    expect(bad.body.details.causes[0].message).toContain(
+      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'objekt' (in container '')",
+    );
+  });
+
+  it("reaches subresource requests only through rules naming the subresource", async () => {
+    const deny = (name: string, resources: string[]) =>
+      configure("validating", name, {
+        name: `${name}.example.com`,
+        admissionReviewVersions: ["v1"],
+        sideEffects: "None",
+        clientConfig: { url: env.webhook!.url("/deny-all"), caBundle: ca() },
+        rules: rule(resources, ["UPDATE"]),
+      });
+    const pod = await api(env, "POST", "/api/v1/namespaces/apps/pods", {
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c", image: "nginx" }] },
+    });
+    expect(pod.status, pod.text).toBe(201);
+    await deny("pods-only", ["pods"]);
+    const status = { status: { phase: "Running" } };
+    const merge = { contentType: "application/merge-patch+json" };
+    const passed = await api(env, "PATCH", "/api/v1/namespaces/apps/pods/p/status", status, merge);
+    expect(passed.status, passed.text).toBe(200);
+    await deny("pods-status", ["pods/status"]);
+    const denied = await api(env, "PATCH", "/api/v1/namespaces/apps/pods/p/status", status, merge);
+    expect(denied.body.message).toBe(
+      'admission webhook "pods-status.example.com" denied the request: no configmaps here',
+    );
+    const call = seen.get("/deny-all")!.at(-1).review.request;
+    expect(call).toMatchObject({
+      subResource: "status",
+      requestSubResource: "status",
+      operation: "UPDATE",
+    });
+  });
+});
+
 describe("webhook configuration validation", () => {
   it("refuses what kube refuses, with its messages", async () => {
     const r = await api(
@@ -641,6 +805,46 @@ describe("CRD conversion webhook", () => {
     expect(viaKubectl.stdout).toBe("3");
   });
 
+  it("converts an update in a non-storage version, bumping generation in the stored one", async () => {
+    const before = await api(env, "GET", `${v1}/converted`);
+    const r = await api(
+      env,
+      "PATCH",
+      `${v2}/converted`,
+      { spec: { replicas: 5 } },
+      {
+        contentType: "application/merge-patch+json",
+      },
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec).toEqual({ replicas: 5 });
+    const after = await api(env, "GET", `${v1}/converted`);
+    expect(after.body.spec).toEqual({ size: 5 });
+    expect(after.body.metadata.generation).toBe(before.body.metadata.generation + 1);
+    // The v1 validating webhook saw the update converted (Equivalent), old and new.
+    const call = seen.get("/validate-demo-example-com-v1-appcluster")!.at(-1).review.request;
+    expect(call).toMatchObject({ operation: "UPDATE", requestKind: { version: "v2" } });
+    expect(call.oldObject.spec).toEqual({ size: 3 });
+    expect(call.object.spec).toEqual({ size: 5 });
+  });
+
+  it("validates spec.conversion as kube does", async () => {
+    const base = yamlCrd("widgets");
+    const r = await api(env, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+      ...base,
+      spec: {
+        ...base.spec,
+        conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v9"] } },
+      },
+    });
+    expect(r.status).toBe(422);
+    const causes = r.body.details.causes.map((c: Json) => `${c.field}: ${c.message}`);
+    expect(causes).toEqual([
+      "spec.conversion.webhook.clientConfig: Required value: required when strategy is set to Webhook",
+      'spec.conversion.webhook.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1',
+    ]);
+  });
+
   it("converts watch events", async () => {
     const w = await watchStream(env, `${v2}?watch=true&resourceVersion=0`);
     try {
@@ -667,7 +871,7 @@ describe("CRD conversion webhook", () => {
       // The storage version needs no conversion.
       expect((await api(env, "GET", `${v1}/converted`)).status).toBe(200);
     } finally {
-      await new Promise<void>((r) => server.listen(env.webhook!.port, env.webhook!.host, r));
+      await listen(server, env.webhook!.port, env.webhook!.host);
     }
   });
 });

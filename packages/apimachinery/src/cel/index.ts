@@ -12,6 +12,7 @@ export {
   celEvalMessage,
   celValue,
   compileCel,
+  compileCelWith,
   compileRule,
   evaluateCel,
   type RuleScope,

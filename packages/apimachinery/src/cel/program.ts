@@ -157,6 +157,38 @@ export function compileCel(expr: string): CelProgram | CelCompileError {
   return p;
 }
 
+// Per set of dyn variables (admission matchConditions: object, oldObject, request, ...).
+const variableEnvs = new Map<
+  string,
+  { env: Environment; programs: Map<string, CelProgram | CelCompileError> }
+>();
+
+/**
+ * The compiled program, or the compile error, of an expression over the given dyn variables
+ * (cached), e.g. an admission webhook's matchConditions over `object`, `oldObject`, `request`.
+ */
+export function compileCelWith(
+  expr: string,
+  variables: readonly string[],
+): CelProgram | CelCompileError {
+  const key = variables.join(",");
+  let entry = variableEnvs.get(key);
+  if (!entry) {
+    const env = libraries.clone();
+    for (const v of variables) env.registerVariable(v, "dyn");
+    entry = { env, programs: new Map() };
+    variableEnvs.set(key, entry);
+  }
+  let p = entry.programs.get(expr);
+  if (!p) {
+    p = compileIn(entry.env, expr);
+    if (entry.programs.size >= CACHE_LIMIT)
+      entry.programs.delete(entry.programs.keys().next().value as string);
+    entry.programs.set(expr, p);
+  }
+  return p;
+}
+
 /** Where a rule sits: the schema node it is declared on and whether that is the resource root. */
 export interface RuleScope {
   schema: JSONSchemaProps;

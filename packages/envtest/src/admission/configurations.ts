@@ -6,6 +6,7 @@
 import { bucketKey } from "../api/registry.js";
 import type { JsonObject, KubeObject, WebhookClientConfig } from "../api/types.js";
 import type { Store } from "../store/store.js";
+import type { MatchCondition } from "./match-conditions.js";
 
 export interface Rule {
   operations?: string[];
@@ -36,6 +37,7 @@ export interface Webhook {
   timeoutSeconds: number;
   admissionReviewVersions: string[];
   reinvocationPolicy: string;
+  matchConditions: MatchCondition[];
 }
 
 const buckets = {
@@ -66,6 +68,7 @@ function webhooksOf(configs: KubeObject[], mutating: boolean): Webhook[] {
         timeoutSeconds: typeof h.timeoutSeconds === "number" ? h.timeoutSeconds : 10,
         admissionReviewVersions: (h.admissionReviewVersions ?? []) as string[],
         reinvocationPolicy: String(h.reinvocationPolicy ?? "Never"),
+        matchConditions: (h.matchConditions ?? []) as MatchCondition[],
       });
     }
   }

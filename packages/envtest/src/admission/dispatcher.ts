@@ -28,6 +28,7 @@ import type { Store } from "../store/store.js";
 import { CallError, postJson } from "./client.js";
 import type { Webhook, WebhookSource } from "./configurations.js";
 import { convertByWebhook } from "./conversion.js";
+import { evaluateMatchConditions } from "./match-conditions.js";
 import { isExempt, matchWebhook, type RequestAttributes } from "./matching.js";
 import { admissionReview, verifyResponse } from "./review.js";
 import { callTarget } from "./targets.js";
@@ -189,6 +190,14 @@ export class WebhookAdmission implements WriteDriver {
       ...(old ? { oldObject: old } : {}),
     });
     if (!review) throw new CallFailure("webhook does not accept known AdmissionReview versions");
+    if (h.matchConditions.length > 0) {
+      const m = evaluateMatchConditions(h.matchConditions, review.body.request as JsonObject);
+      if (m === false) return undefined;
+      if (typeof m === "string") {
+        if (h.failurePolicy === "Ignore") return undefined;
+        throw errors.forbidden({ group: info.group, resource: info.resource }, requested.name, m);
+      }
+    }
     let answer: unknown;
     try {
       answer = await postJson(

@@ -4,7 +4,7 @@
  * exactly one of url/service and a known ConversionReview version; None forbids both. The
  * served resource records the webhook so reads and writes in other versions go through it.
  */
-import type { FieldError } from "@opgen/apimachinery/status";
+import { type FieldError, goValue } from "@opgen/apimachinery/status";
 import { type ConversionWebhook, isObject, type JsonObject } from "../api/types.js";
 import { clientConfigErrors } from "../registry/admissionregistration/client-config.js";
 import type { Crd } from "./crd.js";
@@ -87,7 +87,7 @@ export function validateConversion(crd: Crd): FieldError[] {
     errs.push({
       type: "FieldValueInvalid",
       field: "spec.conversion.webhook.conversionReviewVersions",
-      value: versions,
+      value: goStrings(versions as string[]),
       detail: "must include at least one of v1, v1beta1",
     });
   }
@@ -100,4 +100,9 @@ export function validateConversion(crd: Crd): FieldError[] {
     });
   }
   return errs;
+}
+
+/** A []string as Go's %#v prints it in a field error. */
+function goStrings(vs: readonly string[]) {
+  return goValue(`[]string{${vs.map((v) => JSON.stringify(String(v))).join(", ")}}`);
 }

@@ -4,7 +4,8 @@
  * (names fully qualified and unique in a configuration, sideEffects and admissionReviewVersions
  * required, clientConfig, rules, policies, timeoutSeconds 1..30), with kube's messages.
  */
-import type { FieldError } from "@opgen/apimachinery/status";
+import { type FieldError, goValue } from "@opgen/apimachinery/status";
+import { matchConditionErrors } from "../../admission/match-conditions.js";
 import { dnsSubdomainErrors } from "../../api/meta.js";
 import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
 import type { ResourceStrategy } from "../strategy.js";
@@ -49,7 +50,7 @@ function ruleErrors(r: JsonObject, field: string): FieldError[] {
     errs.push({
       type: "FieldValueInvalid",
       field: `${field}.operations`,
-      value: ops,
+      value: goStrings(ops),
       detail: "if '*' is present, must not specify other operations",
     });
   }
@@ -125,7 +126,7 @@ function webhookErrors(h: JsonObject, field: string, mutating: boolean): FieldEr
     errs.push({
       type: "FieldValueInvalid",
       field: `${field}.admissionReviewVersions`,
-      value: versions,
+      value: goStrings(versions as string[]),
       detail: "must include at least one of v1, v1beta1",
     });
   }
@@ -138,6 +139,7 @@ function webhookErrors(h: JsonObject, field: string, mutating: boolean): FieldEr
       detail: "the timeout value must be between 1 and 30 seconds",
     });
   }
+  errs.push(...matchConditionErrors(h.matchConditions, `${field}.matchConditions`));
   if (!isObject(h.clientConfig)) {
     errs.push({
       type: "FieldValueRequired",
@@ -181,3 +183,8 @@ export const validatingWebhookConfigurations: ResourceStrategy = {
   defaults: defaults(false),
   validate: validate(false),
 };
+
+/** A []string as Go's %#v prints it in a field error. */
+function goStrings(vs: readonly string[]) {
+  return goValue(`[]string{${vs.map((v) => JSON.stringify(String(v))).join(", ")}}`);
+}
