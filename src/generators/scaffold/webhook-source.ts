@@ -229,7 +229,10 @@ export function updateWebhookFile(
       const indent = /^[ \t]*/.exec(full.slice(lineStart))![0];
       const sameLine = full.slice(lineStart, dot).trim() !== "";
       const at = complete.getExpression().getEnd();
-      source.insertText(at, calls.map((c) => `\n${sameLine ? `${indent}  ` : indent}${c}`).join(""));
+      source.insertText(
+        at,
+        calls.map((c) => `\n${sameLine ? `${indent}  ` : indent}${c}`).join(""),
+      );
     } else {
       const only: WebhookSourceModel = {
         ...m,
@@ -271,7 +274,9 @@ function addImports(source: SourceFile, imports: Map<string, string[]>): void {
     const have = new Set(decls.flatMap((d) => d.getNamedImports().map((n) => n.getName())));
     const missing = names.filter((n) => !have.has(bare(n)));
     if (missing.length === 0) continue;
-    const decl = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport() && !d.getDefaultImport());
+    const decl = decls.find(
+      (d) => !d.isTypeOnly() && !d.getNamespaceImport() && !d.getDefaultImport(),
+    );
     if (decl) {
       // Rewrite the declaration with every name, sorted and wrapped as the scaffold writes it.
       const existing = decl
