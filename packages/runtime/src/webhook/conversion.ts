@@ -92,10 +92,17 @@ export async function convertObject(
   const to = parseApiVersion(desiredAPIVersion);
   const srcGVK = gvk(from.group, from.version, kind);
   const dstGVK = gvk(to.group, to.version, kind);
-  const def = registry.get(from.group, kind);
-  const known = (v: string) => def !== undefined && (v === def.hub || def.spokes.has(v));
-  if (!known(from.version)) {
+  // Checked in controller-runtime's order: the source decodes, the destination type exists, then
+  // same group, then different versions.
+  const known = (group: string, version: string) => {
+    const d = registry.get(group, kind);
+    return d !== undefined && (version === d.hub || d.spokes.has(version));
+  };
+  if (!known(from.group, from.version)) {
     throw new Error(`no kind "${kind}" is registered for version "${src.apiVersion}"`);
+  }
+  if (!known(to.group, to.version)) {
+    throw new Error(`no kind "${kind}" is registered for version "${desiredAPIVersion}"`);
   }
   if (from.group !== to.group) {
     throw new Error(`src ${srcGVK} and dst ${dstGVK} does not belong to same API Group`);
@@ -103,9 +110,7 @@ export async function convertObject(
   if (from.version === to.version) {
     throw new Error(`conversion is not allowed between same type ${srcGVK}`);
   }
-  if (!known(to.version)) {
-    throw new Error(`no kind "${kind}" is registered for version "${desiredAPIVersion}"`);
-  }
+  const def = registry.get(from.group, kind);
   const hs = def as HubSpoke;
   const hubApiVersion = apiVersionOf(hs.group, hs.hub);
   const input = structuredClone(src);

@@ -569,6 +569,13 @@ describe("conversion", () => {
   }
 
   function withConversion(s: WebhookServer): void {
+    // The same kind in another group, so a cross-group request finds both types.
+    s.registerConversion({
+      group: "copy.example.com",
+      kind: "Widget",
+      hub: "v1",
+      spokes: new Map([["v2", { toHub: (x: unknown) => x, fromHub: (x: unknown) => x }]]),
+    });
     s.registerConversion({
       group: "demo.example.com",
       kind: "Widget",
@@ -673,7 +680,12 @@ describe("conversion", () => {
       [
         "other.example.com/v2",
         [obj("v1", { size: 1 })],
-        "src demo.example.com/v1, Kind=Widget and dst other.example.com/v2, Kind=Widget does not belong to same API Group",
+        'no kind "Widget" is registered for version "other.example.com/v2"',
+      ],
+      [
+        "copy.example.com/v2",
+        [obj("v1", { size: 1 })],
+        "src demo.example.com/v1, Kind=Widget and dst copy.example.com/v2, Kind=Widget does not belong to same API Group",
       ],
       ["demo.example.com/v2", [{ metadata: {} }], "Object 'apiVersion' is missing in the object"],
     ];
