@@ -214,6 +214,8 @@ class ControllerManager implements Manager {
     const runs: Promise<void>[] = [];
     let hold: Promise<"stopped" | "lost"> | undefined;
 
+    // A webhook registered later would never be served: refuse it instead.
+    this.webhookServer.closeRegistration("webhooks must be registered before the manager starts");
     try {
       await this.startServers(closers);
       this.cache.start(cacheStop.signal);

@@ -123,6 +123,7 @@ export class WebhookServer {
   private readonly inFlight = new Set<http.ServerResponse>();
   private onIdle?: () => void;
   private closing = false;
+  private registrationClosed?: string;
   private listeningPort?: number;
 
   constructor(
@@ -185,7 +186,11 @@ export class WebhookServer {
   private add(path: string, handler: HttpHandler, admission: boolean): void {
     if (!path.startsWith("/")) throw new Error(`webhook path "${path}" must start with "/"`);
     if (this.handlers.has(path)) throw new Error(`can't register duplicate path: ${path}`);
-    if (this.server) throw new Error(`cannot register ${path}: the webhook server already started`);
+    if (this.server || this.registrationClosed) {
+      throw new Error(
+        `cannot register ${path}: ${this.registrationClosed ?? "the webhook server already started"}`,
+      );
+    }
     this.handlers.set(path, handler);
     this.metricsSink()?.register(path, admission);
     this.log.info("Registering webhook", { path });
@@ -224,6 +229,11 @@ export class WebhookServer {
         Connection: "close",
       });
     }
+  }
+
+  /** Refuses later registrations with `reason` (the manager calls it when it starts). */
+  closeRegistration(reason: string): void {
+    this.registrationClosed = reason;
   }
 
   /** Listens; resolves once serving. Missing or invalid certificate files reject with one line. */

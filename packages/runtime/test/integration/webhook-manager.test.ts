@@ -214,6 +214,13 @@ describe("the manager's webhook server", () => {
     try {
       await mgr.elected;
       expect(mgr.ports.webhook).toBeUndefined();
+      expect(() =>
+        webhookFor(mgr, AppClusterKind)
+          .withDefaulter({ default() {} })
+          .complete(),
+      ).toThrow(
+        "cannot register /mutate-demo-my-domain-v1-appcluster: webhooks must be registered before the manager starts",
+      );
       const ready = await get(mgr.ports.healthProbe as number, "/readyz?verbose");
       expect(ready.text).not.toContain("webhook");
     } finally {
