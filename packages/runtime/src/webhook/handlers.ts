@@ -59,7 +59,8 @@ export function defaultingHandler<T extends KubeObject>(
     const obj = decode<T>(req.object, kind);
     if (isVerdict(obj)) return obj;
     try {
-      await defaulter.default(ctx, obj);
+      // ctx.request.object is the object being defaulted, so the diff base stays as it was sent.
+      await defaulter.default({ ...ctx, request: { ...req, object: obj } }, obj);
     } catch (err) {
       return verdictFromError(err);
     }

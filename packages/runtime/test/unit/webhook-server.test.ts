@@ -340,6 +340,28 @@ describe("defaulting", () => {
     });
   });
 
+  it("diffs against the object as sent even when the defaulter changes ctx.request.object", async () => {
+    const { port, ca } = await start((s) =>
+      s.registerAdmission(
+        "/mutate-ctx",
+        defaultingHandler(WidgetKind, {
+          default(ctx) {
+            (ctx.request.object as Widget).spec = { size: 3 };
+          },
+        }),
+      ),
+    );
+    const r = await post(
+      port,
+      ca,
+      "/mutate-ctx",
+      review({ operation: "CREATE", object: widget({ size: 1 }) }),
+    );
+    expect(JSON.parse(Buffer.from(r.json.response.patch, "base64").toString())).toEqual([
+      { op: "replace", path: "/spec/size", value: 3 },
+    ]);
+  });
+
   it("denies when the defaulter throws: 403 with the message, or an ApiError's own status", async () => {
     const { port, ca } = await start((s) => {
       s.registerAdmission(
