@@ -454,6 +454,81 @@ describe("opgen create webhook on a project scaffolded before webhooks", () => {
   }, 60_000);
 });
 
+describe("opgen create webhook --conversion alone, in a multigroup project", () => {
+  it("renders without config/webhook/manifests.yaml, and lists it once an admission webhook exists", async () => {
+    const dir = join(tempDir(), "multi-op");
+    mkdirSync(dir);
+    await ok(
+      ["init", "--domain", "example.com", "--license", "none", "--multigroup", "--skip-install"],
+      dir,
+    );
+    await ok(["create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate"], dir);
+    await ok(
+      [
+        "create",
+        "api",
+        "--group",
+        "ship",
+        "--version",
+        "v2",
+        "--kind",
+        "Frigate",
+        "--controller=false",
+      ],
+      dir,
+    );
+    const frigate = (...flags: string[]) => [
+      "create",
+      "webhook",
+      "--group",
+      "ship",
+      "--version",
+      "v1",
+      "--kind",
+      "Frigate",
+      ...flags,
+    ];
+    await ok(frigate("--conversion", "--spoke", "v2"), dir);
+    const read = (path: string) => readFileSync(join(dir, path), "utf8");
+    expect(read("config/webhook/kustomization.yaml")).toBe("resources:\n- service.yaml\n");
+    expect(read("src/webhooks/ship/v1/frigate.webhook.ts")).toContain(
+      'import { FrigateV2Conversion } from "../../../api/ship/v2/frigate.conversion.js";',
+    );
+    expect(read("test/webhooks/ship/v1/frigate.webhook.test.ts")).toContain(
+      'readFileSync("config/crd/patches/webhook_in_ship_frigates.yaml", "utf8")',
+    );
+    expect(parse(read("config/crd/kustomization.yaml")).patches).toEqual([
+      { path: "patches/webhook_in_ship_frigates.yaml" },
+    ]);
+    expect((await runCli(["manifests"], dir)).exitCode).toBe(0);
+    const render = async () =>
+      parseAllDocuments(
+        (await execa("kubectl", ["kustomize", join(dir, "config/default")])).stdout,
+      ).map((d) => d.toJS());
+    let objects = await render();
+    expect(objects.filter((o) => o.kind.endsWith("WebhookConfiguration"))).toEqual([]);
+    const crd = objects.find((o) => o.kind === "CustomResourceDefinition");
+    expect(crd.spec.conversion.strategy).toBe("Webhook");
+    expect(crd.metadata.annotations["cert-manager.io/inject-ca-from"]).toBe(
+      "multi-op-system/multi-op-serving-cert",
+    );
+
+    await ok(frigate("--programmatic-validation"), dir);
+    expect(read("config/webhook/kustomization.yaml")).toBe(
+      "resources:\n- manifests.yaml\n- service.yaml\n",
+    );
+    expect((await runCli(["manifests"], dir)).exitCode).toBe(0);
+    objects = await render();
+    const validating = objects.find((o) => o.kind === "ValidatingWebhookConfiguration");
+    expect(validating.metadata.annotations["cert-manager.io/inject-ca-from"]).toBe(
+      "multi-op-system/multi-op-serving-cert",
+    );
+    expect(validating.webhooks[0].clientConfig.service.path).toBe(
+      "/validate-ship-example-com-v1-frigate",
+    );
+  }, 60_000);
+});
+
 describe("a generated project with webhooks", () => {
   const dir = join(tempDir("opgen-e2e-"), "webhook-op");
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { renderTemplate } from "../../src/generators/scaffold/render.js";
 import {
-  addWebhookNetworkPolicy,
+  addResourceFirst,
   enableCrdConversionPatch,
   enableWebhookDefaults,
 } from "../../src/generators/scaffold/webhook-kustomize-edit.js";
@@ -219,11 +219,11 @@ describe("enableCrdConversionPatch (config/crd/kustomization.yaml)", () => {
   });
 });
 
-describe("addWebhookNetworkPolicy", () => {
+describe("addResourceFirst", () => {
   it("inserts allow-webhook-traffic.yaml first, as Kubebuilder does, once", () => {
     const before = fixture("before-webhook/config/network-policy/kustomization.yaml");
-    const out = addWebhookNetworkPolicy(before, "k.yaml");
+    const out = addResourceFirst(before, "k.yaml", "allow-webhook-traffic.yaml");
     expect(out).toBe(fixture("project-v4/config/network-policy/kustomization.yaml"));
-    expect(addWebhookNetworkPolicy(out, "k.yaml")).toBe(out);
+    expect(addResourceFirst(out, "k.yaml", "allow-webhook-traffic.yaml")).toBe(out);
   });
 });

@@ -423,13 +423,15 @@ export function enableCrdConversionPatch(text: string, file: string, patchPath: 
   return doc.toString({ indentSeq: false, lineWidth: 0 });
 }
 
-/** config/network-policy/kustomization.yaml lists allow-webhook-traffic.yaml first, as Kubebuilder inserts it. */
-export function addWebhookNetworkPolicy(text: string, file: string): string {
+/**
+ * `entry` first in the kustomization's `resources` unless it is listed: allow-webhook-traffic.yaml
+ * in config/network-policy (where Kubebuilder inserts it), manifests.yaml in config/webhook once
+ * the project has an admission webhook (a conversion-only project has no manifests.yaml).
+ */
+export function addResourceFirst(text: string, file: string, entry: string): string {
   const doc = parseKustomization(text, file);
   const list = listOf(doc, "resources", file);
-  if (list.items.some((i) => (i as { value?: unknown })?.value === "allow-webhook-traffic.yaml")) {
-    return text;
-  }
-  list.items.unshift(doc.createNode("allow-webhook-traffic.yaml"));
+  if (list.items.some((i) => (i as { value?: unknown })?.value === entry)) return text;
+  list.items.unshift(doc.createNode(entry));
   return doc.toString({ indentSeq: false, lineWidth: 0 });
 }

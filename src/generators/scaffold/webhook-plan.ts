@@ -30,7 +30,7 @@ import { registerWebhook } from "./main-ts-edit.js";
 import { renderTemplate } from "./render.js";
 import { addStorageVersion, hasStorageVersion } from "./storage-version-edit.js";
 import {
-  addWebhookNetworkPolicy,
+  addResourceFirst,
   enableCrdConversionPatch,
   enableWebhookDefaults,
 } from "./webhook-kustomize-edit.js";
@@ -373,6 +373,7 @@ export function planCreateWebhook(
   );
 
   planConfig(plan, { exists, read, edit }, project, {
+    resource,
     merged,
     force,
     conversionCrd: options.conversion ? `${plural}.${qualifiedGroup}` : undefined,
@@ -402,13 +403,24 @@ function planConfig(
   io: PlanIo,
   project: ProjectConfig,
   opts: {
+    resource: ProjectResource;
     merged: ProjectWebhooks;
     force: boolean;
     conversionCrd?: string;
     conversionPatch?: string;
   },
 ): void {
-  const data = { projectName: project.projectName, crdName: opts.conversionCrd ?? "" };
+  // controller-gen writes config/webhook/manifests.yaml only when some kind has an admission webhook.
+  const admission = project.resources.some((r) => {
+    const w =
+      r.group === opts.resource.group &&
+      r.version === opts.resource.version &&
+      r.kind === opts.resource.kind
+        ? opts.merged
+        : readWebhooks(r);
+    return w?.defaulting === true || w?.validation === true;
+  });
+  const data = { projectName: project.projectName, crdName: opts.conversionCrd ?? "", admission };
   const created = (path: string, template: string, overwrite = false) => {
     const content = renderTemplate(`webhook/config/${template}.hbs`, data);
     if (!io.exists(path)) plan.create(path, content);
@@ -417,6 +429,11 @@ function planConfig(
   created("config/default/manager_webhook_patch.yaml", "default/manager_webhook_patch.yaml");
   // Kubebuilder overwrites the webhook kustomization with --force.
   created("config/webhook/kustomization.yaml", "webhook/kustomization.yaml", opts.force);
+  if (admission) {
+    io.edit("config/webhook/kustomization.yaml", (t) =>
+      addResourceFirst(t, "config/webhook/kustomization.yaml", "manifests.yaml"),
+    );
+  }
   created("config/webhook/service.yaml", "webhook/service.yaml");
   for (const f of [
     "issuer.yaml",
@@ -433,7 +450,7 @@ function planConfig(
   );
   if (io.exists("config/network-policy/kustomization.yaml")) {
     io.edit("config/network-policy/kustomization.yaml", (t) =>
-      addWebhookNetworkPolicy(t, "config/network-policy/kustomization.yaml"),
+      addResourceFirst(t, "config/network-policy/kustomization.yaml", "allow-webhook-traffic.yaml"),
     );
   }
   if (opts.conversionCrd && opts.conversionPatch) {
