@@ -52,7 +52,12 @@ export function readBody(req: http.IncomingMessage, limit = maxRequestBytes): Pr
       if (size === 0) reject(new BadRequest(400, "request body is empty"));
       else resolve(Buffer.concat(chunks, size));
     });
-    req.once("error", reject);
+    // A caller that hangs up mid-body is a bad request, not a server error (controller-runtime: 400).
+    req.once("error", (err) =>
+      reject(
+        new BadRequest(400, `unable to read the body from the incoming request: ${err.message}`),
+      ),
+    );
   });
 }
 
