@@ -394,6 +394,20 @@ describe("opgen create webhook on Kubebuilder's project-v4", () => {
   });
 });
 
+describe("opgen create api after opgen create webhook", () => {
+  it("keeps the kind's webhooks: when a controller is added to it", async () => {
+    const dir = join(tempDir(), "later-op");
+    mkdirSync(dir);
+    await ok(["init", "--domain", "example.com", "--license", "none", "--skip-install"], dir);
+    await ok(api("Navigator", "v1", "--controller=false"), dir);
+    await ok(webhook("Navigator", "v1", "--defaulting"), dir);
+    await ok(api("Navigator", "v1", "--resource=false"), dir);
+    const navigator = parse(readFileSync(join(dir, "PROJECT"), "utf8")).resources[0];
+    expect(navigator.controller).toBe(true);
+    expect(navigator.webhooks).toEqual({ defaulting: true, webhookVersion: "v1" });
+  }, 60_000);
+});
+
 describe("opgen create webhook on a project scaffolded before webhooks", () => {
   it("adds the main.ts insertion point and the config/default entries itself", async () => {
     const dir = join(tempDir(), "old-op");

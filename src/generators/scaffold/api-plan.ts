@@ -168,6 +168,8 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
     path: dir,
     plural,
     version,
+    // Adding a controller to an existing kind keeps its `create webhook` record.
+    webhooks: existing?.webhooks,
   };
   const resources = existing
     ? project.resources.map((r) => (r === existing ? resource : r))
