@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { requestUrl } from "../internal/request-url.js";
 
 /** A check passes by resolving and fails by throwing. */
 export type Checker = () => void | Promise<void>;
@@ -77,7 +78,12 @@ export async function serve(
 ): Promise<{ server: http.Server; port: number; close(): Promise<void> }> {
   const prefixes = Object.keys(routes).sort((a, b) => b.length - a.length);
   const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const url = requestUrl(req);
+    if (!url) {
+      res.writeHead(400).end();
+      return;
+    }
+    const path = url.pathname;
     const prefix = prefixes.find((p) => path === p || path.startsWith(`${p}/`));
     if (!prefix || (req.method !== "GET" && req.method !== "HEAD")) {
       res.writeHead(404).end();

@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import type tls from "node:tls";
 import type { Registry } from "prom-client";
+import { requestUrl } from "../internal/request-url.js";
 import type { Logger } from "../log/logger.js";
 import { CertWatcher } from "../tls/certwatcher.js";
 import { selfSignedCertificate } from "../tls/self-signed.js";
@@ -63,8 +64,9 @@ function metricsHandler(registry: Registry): Handler {
 /** Routes one request: only GET/HEAD /metrics, without a body; the filter sees only those. */
 function route(handler: Handler, log: Logger): Handler {
   return (req, res) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== "/metrics") return httpError(res, 404, "404 page not found");
+    const url = requestUrl(req);
+    if (!url) return httpError(res, 400, "Bad Request");
+    if (url.pathname !== "/metrics") return httpError(res, 404, "404 page not found");
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return httpError(res, 405, "Method Not Allowed");

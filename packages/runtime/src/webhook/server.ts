@@ -17,6 +17,7 @@ import { join } from "node:path";
 import tls from "node:tls";
 import type { Registry } from "prom-client";
 import type { Checker } from "../healthz/server.js";
+import { requestUrl } from "../internal/request-url.js";
 import type { Logger } from "../log/logger.js";
 import { CertWatcher } from "../tls/certwatcher.js";
 import { ConversionRegistry, type HubSpoke, serveConversion } from "./conversion.js";
@@ -201,7 +202,9 @@ export class WebhookServer {
     res: http.ServerResponse,
     gate: Gate,
   ): Promise<void> {
-    const path = new URL(req.url ?? "/", "https://localhost").pathname;
+    const url = requestUrl(req);
+    if (!url) return plain(res, 400, "400 Bad Request");
+    const path = url.pathname;
     const handler = this.handlers.get(path);
     if (!handler) return plain(res, 404, "404 page not found");
     const done = this.metrics?.begin(path);
@@ -272,7 +275,11 @@ export class WebhookServer {
         requestTimeout: limits.requestTimeout,
         keepAliveTimeout: limits.keepAliveTimeout,
       },
-      (req, res) => void this.dispatch(req, res, gate),
+      (req, res) =>
+        void this.dispatch(req, res, gate).catch((err) => {
+          this.log.error("webhook request failed", err);
+          plain(res, 500, "internal error");
+        }),
     );
     server.maxConnections = limits.maxConnections;
     server.on("connection", (s: Socket) => {
