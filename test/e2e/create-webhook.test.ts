@@ -192,6 +192,11 @@ describe("opgen create webhook on Kubebuilder's project-v4", () => {
       '    .withDefaulter(new AdmiralCustomDefaulter())\n    .withValidator(new AdmiralCustomValidator(), { path: "/custom-validate-admiral" })\n    .complete();',
     );
     expect(admiral).toContain("resources=admirales");
+    // Its test, still as scaffolded by the first run, covers both types now.
+    const admiralTest = read("test/webhooks/v1/admiral.webhook.test.ts");
+    expect(admiralTest).toContain('describe("Admiral defaulting webhook"');
+    expect(admiralTest).toContain('describe("Admiral validating webhook"');
+    expect(admiralTest).toContain("const key = (name: string) => ({ name });");
     const firstmate = read("src/webhooks/v1/firstmate.webhook.ts");
     expect(firstmate).toContain(
       '  conversionFor(mgr, FirstMateHub)\n    .spoke("v2", FirstMateV2Conversion)\n    .complete();\n',
@@ -395,16 +400,29 @@ describe("opgen create webhook on Kubebuilder's project-v4", () => {
 });
 
 describe("opgen create api after opgen create webhook", () => {
-  it("keeps the kind's webhooks: when a controller is added to it", async () => {
+  it("keeps the kind's webhooks: when a controller is added to it, and an edited test", async () => {
     const dir = join(tempDir(), "later-op");
     mkdirSync(dir);
     await ok(["init", "--domain", "example.com", "--license", "none", "--skip-install"], dir);
     await ok(api("Navigator", "v1", "--controller=false"), dir);
     await ok(webhook("Navigator", "v1", "--defaulting"), dir);
     await ok(api("Navigator", "v1", "--resource=false"), dir);
+    // A webhook test the user has edited is kept when another type is added.
+    const testFile = join(dir, "test/webhooks/v1/navigator.webhook.test.ts");
+    writeFileSync(testFile, `${readFileSync(testFile, "utf8")}// mine\n`);
+    const edited = readFileSync(testFile, "utf8");
+    const added = await ok(webhook("Navigator", "v1", "--programmatic-validation"), dir);
+    expect(added.stdout).toContain(
+      "kept test/webhooks/v1/navigator.webhook.test.ts (pass --force to scaffold it again)\n",
+    );
+    expect(readFileSync(testFile, "utf8")).toBe(edited);
     const navigator = parse(readFileSync(join(dir, "PROJECT"), "utf8")).resources[0];
     expect(navigator.controller).toBe(true);
-    expect(navigator.webhooks).toEqual({ defaulting: true, webhookVersion: "v1" });
+    expect(navigator.webhooks).toEqual({
+      defaulting: true,
+      validation: true,
+      webhookVersion: "v1",
+    });
   }, 60_000);
 });
 

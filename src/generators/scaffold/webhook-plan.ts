@@ -312,30 +312,35 @@ export function planCreateWebhook(
 
   const conversionPatch = `patches/webhook_in_${project.multigroup ? `${group}_` : ""}${plural}.yaml`;
   const testFile = `test/webhooks/${project.multigroup ? `${group}/` : ""}${version}/${lower}.webhook.test.ts`;
-  scaffold(
-    testFile,
-    renderTemplate("webhook/webhook.test.ts.hbs", {
+  const renderTest = (w: ProjectWebhooks | undefined) => {
+    const testSpokes = (w?.spoke ?? []).flatMap((v) => spokes.filter((s) => s.version === v));
+    return renderTemplate("webhook/webhook.test.ts.hbs", {
       header,
       kind,
       lowerKind: lower,
       version,
       qualifiedGroup,
       namespaced: resource.api?.namespaced ?? true,
-      defaulting: model.defaulting,
-      validation: model.validation,
-      conversion: model.conversion,
+      defaulting: w?.defaulting ?? false,
+      validation: w?.validation ?? false,
+      conversion: w?.conversion ?? false,
       conversionPatch: `config/crd/${conversionPatch}`,
       typesModule: moduleFrom(testFile, typesFile),
       webhookModule: moduleFrom(testFile, webhookFile),
-      spokes: spokes.map((s) => ({
+      spokes: testSpokes.map((s) => ({
         version: s.version,
         suffix: versionSuffix(s.version),
         name: `${kind}${versionSuffix(s.version)}Conversion`,
         module: moduleFrom(testFile, `${s.dir}/${lower}.conversion.ts`),
         typesModule: moduleFrom(testFile, `${s.dir}/${lower}.types.ts`),
       })),
-    }),
-  );
+    });
+  };
+  // A test file still as scaffolded for the previous webhook types is brought up to date; one
+  // the user has edited is kept (unless --force).
+  const untouched =
+    exists(testFile) && current !== undefined && read(testFile) === renderTest(current);
+  scaffold(testFile, renderTest(merged), force || untouched);
 
   // Conversion: hub marker, one SpokeConversion per spoke named on the command line, storage version.
   if (options.conversion) {
