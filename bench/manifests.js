@@ -135,6 +135,35 @@ export interface ${K} {
 `;
 }
 
+/** The webhook file `opgen create webhook --defaulting --programmatic-validation` gives kind k. */
+function webhookSource(k) {
+  const marker = (m, mutating) =>
+    `@webhook path=/${m}-bench-example-com-v1-kind${k} mutating=${mutating} failurePolicy=fail sideEffects=None groups=bench.example.com resources=kind${k}s verbs=create;update versions=v1 name=${m[0]}kind${k}-v1.kb.io admissionReviewVersions=v1`;
+  return `import type { Kind${k} } from "../../api/v1/kind${k}.types.js";
+
+/**
+ * Sets defaults on Kind${k}.
+ * ${marker("mutate", true)}
+ */
+export class Kind${k}CustomDefaulter {
+  default(_ctx: unknown, obj: Kind${k}): void {
+    obj.metadata ??= {};
+    obj.metadata.labels = { tier: "web", ...obj.metadata.labels };
+  }
+}
+
+/**
+ * Validates Kind${k}.
+ * ${marker("validate", false)}
+ */
+export class Kind${k}CustomValidator {
+  validateCreate(_ctx: unknown, obj: Kind${k}): string[] {
+    return obj.spec.name0.length > 10 ? ["long name"] : [];
+  }
+}
+`;
+}
+
 function makeProject(dir, kinds) {
   mkdirSync(join(dir, "src/api/v1"), { recursive: true });
   mkdirSync(join(dir, "node_modules/@opgen/runtime"), { recursive: true });
@@ -218,6 +247,22 @@ export async function run_({ quick }) {
         }),
       );
     }
+
+    // 100 kinds with a defaulting and a validating @webhook each, as `opgen create webhook`
+    // writes them: what the webhook markers add to manifests.kinds100.
+    const hooked = join(scratch, "webhooks100");
+    makeProject(hooked, 100);
+    mkdirSync(join(hooked, "src/webhooks/v1"), { recursive: true });
+    for (let k = 0; k < 100; k++)
+      writeFileSync(join(hooked, `src/webhooks/v1/kind${k}.webhook.ts`), webhookSource(k));
+    const hookedTime = await timeIt(() => run("node", [opgen, "manifests"], { cwd: hooked }), {
+      runs: quick ? 3 : 5,
+    });
+    rows.push(
+      row("manifests.webhooks100", "ms", hookedTime, {
+        note: "manifests.kinds100 plus 200 @webhook markers on 100 webhook files, new process per run",
+      }),
+    );
 
     // Seed 001: the MyApp API of the source documents.
     const seed = join(scratch, "seed001");
