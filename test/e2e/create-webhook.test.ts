@@ -423,6 +423,23 @@ describe("opgen create api after opgen create webhook", () => {
       validation: true,
       webhookVersion: "v1",
     });
+
+    // The hub must be the stored version: another version marked @storageversion is refused.
+    await ok(api("Navigator", "v2", "--controller=false"), dir);
+    const v2Types = join(dir, "src/api/v2/navigator.types.ts");
+    writeFileSync(
+      v2Types,
+      readFileSync(v2Types, "utf8").replace(
+        " * @subresource status\n",
+        " * @subresource status\n * @storageversion\n",
+      ),
+    );
+    const before = snapshot(dir);
+    expectOneLineFailure(
+      await runCli(webhook("Navigator", "v1", "--conversion", "--spoke", "v2"), dir),
+      /src\/api\/v2\/navigator.types.ts marks v2 @storageversion, but the conversion hub v1 must be the stored version: remove that marker, or make v2 the hub \(--version v2\)$/,
+    );
+    expect(snapshot(dir)).toEqual(before);
   }, 60_000);
 });
 
