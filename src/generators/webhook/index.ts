@@ -32,7 +32,7 @@ export interface GenerateWebhooksResult {
   diagnostics: Diagnostic[];
   /** Whether any `@webhook` marker was found (errors or not). */
   found: boolean;
-  /** The configuration objects, in file order (what `files` holds when there is no error). */
+  /** The configuration objects, mutating first (what `files` holds when there is no error). */
   configurations: WebhookConfiguration[];
 }
 
@@ -79,5 +79,3 @@ function uniqueHint(name: string): string {
   const dot = name.indexOf(".");
   return dot < 0 ? `${name}-2` : `${name.slice(0, dot)}-2${name.slice(dot)}`;
 }
-
-export { buildConfigurations } from "./configurations.js";
