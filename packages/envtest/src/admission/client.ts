@@ -6,9 +6,10 @@
  * what kube puts in front of clients. Answers are bounded in size: a webhook cannot make the
  * test server buffer without end.
  */
-import { request } from "node:https";
+import type { ClientRequest } from "node:http";
+import { Agent, request } from "node:https";
 import { isIP } from "node:net";
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 
 /** Largest webhook answer read (kube-apiserver bounds request bodies at 3 MiB as well). */
 export const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
@@ -76,11 +77,63 @@ function goCause(err: NodeJS.ErrnoException, target: CallTarget): string {
   }
 }
 
+/**
+ * One keep-alive agent per caBundle, as client-go caches a transport per TLS config: a TLS
+ * handshake per call would cost more than the call, and building a context with the ~140 system
+ * roots costs tens of milliseconds. Agents never share sockets across bundles, so a connection
+ * is only reused under the CA that verified it.
+ */
+const agents = new Map<string, Agent>();
+const MAX_AGENTS = 64;
+
+function agentFor(caBundle: string | undefined): Agent {
+  const key = caBundle ?? "";
+  let agent = agents.get(key);
+  if (!agent) {
+    // The caBundle is appended to the system roots, as client-go does.
+    const ca = caBundle
+      ? [...rootCertificates, Buffer.from(caBundle, "base64").toString("utf8")]
+      : undefined;
+    const secureContext = createSecureContext({ ...(ca ? { ca } : {}), minVersion: "TLSv1.2" });
+    agent = new Agent({ keepAlive: true, maxFreeSockets: 16 });
+    const base = agent.createConnection.bind(agent);
+    // The context is the agent's, whatever the request says.
+    agent.createConnection = ((opts: object, cb?: unknown) =>
+      (base as (o: object, c?: unknown) => unknown)(
+        { ...opts, secureContext },
+        cb,
+      )) as Agent["createConnection"];
+    if (agents.size >= MAX_AGENTS) {
+      const [oldest, a] = agents.entries().next().value as [string, Agent];
+      agents.delete(oldest);
+      a.destroy();
+    }
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** A reused keep-alive connection the server had closed: Go's transport retries those. */
+function staleConnection(req: ClientRequest, err: NodeJS.ErrnoException): boolean {
+  return req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE");
+}
+
 /** POSTs `body` and returns the decoded JSON answer; throws CallError with Go's wording. */
-export function postJson(target: CallTarget, body: unknown): Promise<unknown> {
-  const u = new URL(target.url);
+export async function postJson(target: CallTarget, body: unknown): Promise<unknown> {
   const payload = Buffer.from(JSON.stringify(body));
-  const ca = target.caBundle ? Buffer.from(target.caBundle, "base64").toString("utf8") : undefined;
+  const deadline = Date.now() + target.timeoutMs;
+  try {
+    return await postOnce(target, payload, deadline);
+  } catch (e) {
+    if (!(e instanceof StaleConnection)) throw e;
+    return await postOnce(target, payload, deadline);
+  }
+}
+
+class StaleConnection extends Error {}
+
+function postOnce(target: CallTarget, payload: Buffer, deadline: number): Promise<unknown> {
+  const u = new URL(target.url);
   const fail = (cause: string) => new CallError(`Post "${target.url}": ${cause}`);
   const name = target.serverName ?? u.hostname.replace(/^\[|\]$/g, "");
   const sni = isIP(name) ? undefined : name;
@@ -106,10 +159,7 @@ export function postJson(target: CallTarget, body: unknown): Promise<unknown> {
           "User-Agent": "kube-apiserver-admission",
           "Content-Length": payload.length,
         },
-        // The caBundle is appended to the system roots, as client-go does.
-        ...(ca ? { ca: [...rootCertificates, ca] } : {}),
-        // One connection per call: a test's webhook server can stop between calls.
-        agent: false,
+        agent: agentFor(target.caBundle),
         minVersion: "TLSv1.2",
       },
       (res) => {
@@ -141,11 +191,18 @@ export function postJson(target: CallTarget, body: unknown): Promise<unknown> {
         });
       },
     );
-    const timer = setTimeout(() => {
-      req.destroy();
-      done(() => reject(fail("context deadline exceeded")));
-    }, target.timeoutMs);
-    req.on("error", (e) => done(() => reject(fail(goCause(e, target)))));
+    const timer = setTimeout(
+      () => {
+        req.destroy();
+        done(() => reject(fail("context deadline exceeded")));
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    req.on("error", (e) =>
+      done(() =>
+        reject(staleConnection(req, e) ? new StaleConnection() : fail(goCause(e, target))),
+      ),
+    );
     req.end(payload);
   });
 }
