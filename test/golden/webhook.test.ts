@@ -84,15 +84,14 @@ describe("controller-tools' valid goldens", () => {
     expect(files[0]!.content).toBe(fixture(`controller-tools/${name}/manifests.yaml`));
   });
 
-  it.each([
-    "valid-namespaceselector",
-    "valid-objectselector",
-    "valid-selectors-matchexpressions",
-  ])("%s with opgen's selector arguments instead of patch: byte for byte", async (name) => {
-    const { files, diagnostics } = await generate(`${name}-opgen`);
-    expect(diagnostics).toEqual([]);
-    expect(files[0]!.content).toBe(fixture(`controller-tools/${name}/manifests.yaml`));
-  });
+  it.each(["valid-namespaceselector", "valid-objectselector", "valid-selectors-matchexpressions"])(
+    "%s with opgen's selector arguments instead of patch: byte for byte",
+    async (name) => {
+      const { files, diagnostics } = await generate(`${name}-opgen`);
+      expect(diagnostics).toEqual([]);
+      expect(files[0]!.content).toBe(fixture(`controller-tools/${name}/manifests.yaml`));
+    },
+  );
 
   it("valid-crosspkg-stable: two folders give the sorted list (upstream's file has 4-space lists)", async () => {
     const { files, diagnostics } = await generate("valid-crosspkg-stable");
