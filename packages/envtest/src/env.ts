@@ -10,10 +10,12 @@ import { KubeConfig, type KubernetesObject, KubernetesObjectApi } from "@kuberne
 import {
   installWebhookManifests,
   prepareWebhookServing,
+  readConversionPatches,
   readWebhookManifests,
   rewriteForLocalServing,
   type WebhookServing,
   type WebhookServingOptions,
+  withConversionPatch,
 } from "./admission/local-serving.js";
 import type { KubeObject } from "./api/types.js";
 import { crdBucket } from "./controllers/crd-controller.js";
@@ -44,7 +46,8 @@ export interface TestEnvOptions {
   /**
    * Webhooks served by the test process (controller-runtime's WebhookInstallOptions): a CA and
    * serving certificate are minted into `env.webhook.certDir`, and the configurations under
-   * `paths` and the CRDs with conversion webhooks are installed pointing at
+   * `paths` and the CRDs with conversion webhooks (their own `spec.conversion`, or a conversion
+   * patch under `paths` such as `config/crd/patches`) are installed pointing at
    * `https://<localServingHost>:<localServingPort>` (127.0.0.1 and a free port by default).
    */
   webhooks?: WebhookServingOptions;
@@ -127,8 +130,11 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   try {
     // After listening: the free port picked for the webhook server cannot be the API server's.
     if (options.webhooks) serving = await prepareWebhookServing(options.webhooks);
+    const patches = readConversionPatches(options.webhooks?.paths ?? []);
     for (const crd of readCrdFiles(options.crdDirectoryPaths ?? [])) {
-      const installed = serving ? rewriteForLocalServing(crd, serving) : crd;
+      const installed = serving
+        ? rewriteForLocalServing(withConversionPatch(crd, patches), serving)
+        : crd;
       server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", installed);
     }
     if (serving) {
@@ -195,8 +201,9 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
   const client = KubernetesObjectApi.makeApiClient(kc);
   // client-node types metadata timestamps as Date; CRD manifests carry none, so the shapes agree.
   const serving = options.webhooks ? await prepareWebhookServing(options.webhooks) : undefined;
+  const patches = readConversionPatches(options.webhooks?.paths ?? []);
   const crds = readCrdFiles(options.crdDirectoryPaths ?? []).map((c) =>
-    serving ? rewriteForLocalServing(c, serving) : c,
+    serving ? rewriteForLocalServing(withConversionPatch(c, patches), serving) : c,
   ) as unknown as KubernetesObject[];
   const header = (o: KubernetesObject) => ({
     apiVersion: o.apiVersion ?? "",

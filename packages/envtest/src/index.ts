@@ -8,11 +8,13 @@ export {
   installWebhookManifests,
   mintServingCertificate,
   prepareWebhookServing,
+  readConversionPatches,
   readWebhookManifests,
   rewriteForLocalServing,
   type WebhookServing,
   type WebhookServingOptions,
   waitForWebhookServer,
+  withConversionPatch,
 } from "./admission/local-serving.js";
 export {
   startTestEnv,

@@ -31,12 +31,6 @@ spec:
   group: ${group}
   names: { kind: AppCluster, listKind: AppClusterList, plural: appclusters, singular: appcluster }
   scope: Namespaced
-  conversion:
-    strategy: Webhook
-    webhook:
-      clientConfig:
-        service: { name: webhook-service, namespace: system, path: /convert }
-      conversionReviewVersions: [v1]
   versions:
     - name: v1
       served: true
@@ -60,6 +54,20 @@ spec:
               type: object
               properties:
                 replicas: { type: integer }
+`;
+
+// Kubebuilder's config/crd/patches/webhook_in_<plural>.yaml: conversion is a kustomize patch.
+const conversionPatch = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: appclusters.${group}
+spec:
+  conversion:
+    strategy: Webhook
+    webhook:
+      clientConfig:
+        service: { namespace: system, name: webhook-service, path: /convert }
+      conversionReviewVersions: [v1]
 `;
 
 // As controller-gen writes them (service references, no caBundle): the option rewrites both.
@@ -188,9 +196,10 @@ const handlers: Record<string, (review: Json) => Json | Promise<Json>> = {
 beforeAll(async () => {
   writeFileSync(join(dir, "crd.yaml"), crd);
   writeFileSync(join(dir, "manifests.yaml"), webhooks);
+  writeFileSync(join(dir, "webhook_in_appclusters.yaml"), conversionPatch);
   env = await startTestEnv({
     crdDirectoryPaths: [join(dir, "crd.yaml")],
-    webhooks: { paths: [join(dir, "manifests.yaml")] },
+    webhooks: { paths: [join(dir, "manifests.yaml"), join(dir, "webhook_in_appclusters.yaml")] },
   });
   const wh = env.webhook!;
   server = createServer(
@@ -319,7 +328,14 @@ describe("startTestEnv({ webhooks })", () => {
       "GET",
       `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/appclusters.${group}`,
     );
-    expect(c.body.spec.conversion.webhook.clientConfig.url).toBe(wh.url("/convert"));
+    // The conversion patch applied, pointed at the local server.
+    expect(c.body.spec.conversion).toEqual({
+      strategy: "Webhook",
+      webhook: {
+        clientConfig: { url: wh.url("/convert"), caBundle: wh.caBundle.toString("base64") },
+        conversionReviewVersions: ["v1"],
+      },
+    });
   });
 });
 

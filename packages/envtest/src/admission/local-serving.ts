@@ -154,6 +154,34 @@ export async function prepareWebhookServing(
   };
 }
 
+/**
+ * The CRD conversion patches under `paths` (Kubebuilder's `config/crd/patches/webhook_in_*.yaml`:
+ * a CustomResourceDefinition with only a name and `spec.conversion`), by CRD name.
+ */
+export function readConversionPatches(paths: string[]): Map<string, JsonObject> {
+  const out = new Map<string, JsonObject>();
+  const docs = readManifestFiles(
+    paths,
+    (o) =>
+      o.kind === "CustomResourceDefinition" &&
+      isObject((o.spec as JsonObject | undefined)?.conversion),
+    (p) => `webhook manifest path ${p} does not exist (fix webhooks.paths)`,
+  );
+  for (const d of docs) {
+    out.set(d.metadata?.name ?? "", (d.spec as JsonObject).conversion as JsonObject);
+  }
+  return out;
+}
+
+/** A CRD with its conversion patch applied (what kustomize does with the patch). */
+export function withConversionPatch(crd: KubeObject, patches: Map<string, JsonObject>): KubeObject {
+  const conversion = patches.get(crd.metadata?.name ?? "");
+  if (!conversion) return crd;
+  const out = deepClone(crd);
+  out.spec = { ...((out.spec as JsonObject | undefined) ?? {}), conversion: deepClone(conversion) };
+  return out;
+}
+
 /** The webhook configurations under `paths` (files or directories, multi-document YAML). */
 export function readWebhookManifests(paths: string[]): KubeObject[] {
   return readManifestFiles(
