@@ -16,7 +16,7 @@ const usage = `Usage of manager:
   --metrics-cert-path string          The directory that contains the metrics server certificate.
   --metrics-cert-name string          The name of the metrics server certificate file. (default "tls.crt")
   --metrics-cert-key string           The name of the metrics server key file. (default "tls.key")
-  --enable-http2                      If set, HTTP/2 will be enabled for the metrics server.
+  --enable-http2                      If set, HTTP/2 will be enabled for the metrics and webhook servers.
   --webhook-cert-path string          The directory that contains the webhook certificate. (default "<tmpdir>/k8s-webhook-server/serving-certs")
   --webhook-cert-name string          The name of the webhook certificate file. (default "tls.crt")
   --webhook-cert-key string           The name of the webhook key file. (default "tls.key")

@@ -182,10 +182,13 @@ class ControllerManager implements Manager {
   }
 
   get webhookServer(): WebhookServer {
-    this.webhooks ??= new WebhookServer(this.opts.webhookServer ?? {}, {
-      log: this.log.withName("webhook"),
-      registry: this.metrics.registry,
-    });
+    this.webhooks ??= new WebhookServer(
+      { enableHttp2: this.opts.enableHttp2, ...this.opts.webhookServer },
+      {
+        log: this.log.withName("webhook"),
+        registry: this.metrics.registry,
+      },
+    );
     return this.webhooks;
   }
 
@@ -213,6 +216,10 @@ class ControllerManager implements Manager {
     const closers: Array<() => Promise<void>> = [];
     const runs: Promise<void>[] = [];
     let hold: Promise<"stopped" | "lost"> | undefined;
+    // A lost lease means another replica may already be leading: in-flight reconciles must not
+    // go on writing, so the drain is skipped (controller-runtime sets its graceful-shutdown
+    // timeout to 0 in OnStoppedLeading for the same reason).
+    let leaseLost = false;
 
     // A webhook registered later would never be served: refuse it instead.
     this.webhookServer.closeRegistration("webhooks must be registered before the manager starts");
@@ -256,7 +263,10 @@ class ControllerManager implements Manager {
           this.electedResolve();
           hold = elector.hold(leaseStop.signal);
           hold.then((r) => {
-            if (r === "lost") fail(new Error(`leader election lost: ${name}`));
+            if (r === "lost") {
+              leaseLost = true;
+              fail(new Error(`leader election lost: ${name}`));
+            }
           });
           for (const c of this.controllers) if (c.needLeaderElection) startController(c);
           for (const r of this.runnables) if (r.needLeaderElection !== false) startRunnable(r);
@@ -275,8 +285,9 @@ class ControllerManager implements Manager {
     } finally {
       signal.removeEventListener("abort", onAbort);
       log.info("Stopping and waiting for non leader election runnables and controllers");
-      const grace =
-        this.opts.gracefulShutdownTimeoutMs ?? managerDefaults.gracefulShutdownTimeoutMs;
+      const grace = leaseLost
+        ? 0
+        : (this.opts.gracefulShutdownTimeoutMs ?? managerDefaults.gracefulShutdownTimeoutMs);
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         Promise.all(runs).then(() => false),
@@ -285,7 +296,10 @@ class ControllerManager implements Manager {
         }),
       ]);
       clearTimeout(timer);
-      if (timedOut) {
+      if (timedOut && leaseLost) {
+        log.info("Leader election lost: in-flight reconciles are cancelled, not drained");
+        hardStop.abort(new Error("leader election lost"));
+      } else if (timedOut) {
         log.error("failed waiting for all runnables to end within grace period", undefined, {
           gracePeriodMs: grace,
         });

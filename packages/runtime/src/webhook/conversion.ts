@@ -11,7 +11,7 @@ import type http from "node:http";
 import { parseApiVersion } from "../api/kind.js";
 import type { KubeObject } from "../api/types.js";
 import type { Logger } from "../log/logger.js";
-import { BadRequest, isObject, parseJson, readBody, writeJson } from "./http.js";
+import { BadRequest, closeAfter, isObject, parseJson, readBody, writeJson } from "./http.js";
 
 /** How one spoke version converts to and from the hub version. */
 export interface SpokeConversion<Spoke, Hub> {
@@ -203,7 +203,7 @@ export function serveConversion(
     } catch (err) {
       if (!(err instanceof BadRequest)) throw err;
       log.info("refused a bad conversion request", { code: err.code, reason: err.message });
-      if (err.code === 413) res.setHeader("Connection", "close");
+      if (err.code === 413) closeAfter(res);
       res
         .writeHead(err.code, {
           "Content-Type": "text/plain; charset=utf-8",

@@ -142,10 +142,18 @@ function writeJson(res: http.ServerResponse, status: number, value: unknown): vo
   res.end(body);
 }
 
+/**
+ * Asks the client to close the connection after this answer. HTTP/1.1 only: HTTP/2 forbids the
+ * header (Node throws on it), and there the answer ends one stream of a shared connection.
+ */
+export function closeAfter(res: http.ServerResponse): void {
+  if ((res.req?.httpVersionMajor ?? 1) < 2) res.setHeader("Connection", "close");
+}
+
 /** A failure before any handler ran: a response-only review, no uid to echo. */
 function writeAdmissionError(res: http.ServerResponse, err: BadRequest): void {
   const v = errored(err.code, err.message);
-  if (err.code === 413) res.setHeader("Connection", "close"); // the rest of the body is not read
+  if (err.code === 413) closeAfter(res); // the rest of the body is not read
   writeJson(res, err.code, { response: { uid: "", ...v } });
 }
 

@@ -1,8 +1,8 @@
 /**
  * The webhook server (controller-runtime's pkg/webhook/server.go): HTTPS on 9443 with the serving
  * certificate from a folder (tls.crt and tls.key, reloaded on change by the shared certwatcher),
- * TLS 1.2 at least, HTTP/1.1 (Kubebuilder's main.go turns HTTP/2 off, and the API server speaks
- * HTTP/1.1 to webhooks). Handlers are registered by path, each counted in controller-runtime's
+ * TLS 1.2 at least, HTTP/1.1 unless `enableHttp2` (Kubebuilder's main.go turns HTTP/2 off for the
+ * webhook and metrics servers alike: HTTP/2 Stream Cancellation and Rapid Reset CVEs). Handlers are registered by path, each counted in controller-runtime's
  * webhook metrics. The server defends itself: header, request and TLS-handshake timeouts, a cap on
  * connections, a cap on requests handled at once (more wait in a bounded queue, beyond it 429), POST
  * only, bodies bounded per endpoint. Every replica serves (no leader election), and the manager
@@ -10,6 +10,7 @@
  */
 
 import type http from "node:http";
+import http2 from "node:http2";
 import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -21,7 +22,7 @@ import { requestUrl } from "../internal/request-url.js";
 import type { Logger } from "../log/logger.js";
 import { CertWatcher } from "../tls/certwatcher.js";
 import { ConversionRegistry, type HubSpoke, serveConversion } from "./conversion.js";
-import { serveAdmission } from "./http.js";
+import { closeAfter, serveAdmission } from "./http.js";
 import { WebhookMetrics } from "./metrics.js";
 import type { AdmissionHandler } from "./types.js";
 
@@ -37,6 +38,8 @@ export interface WebhookServerOptions {
   keyName?: string;
   /** How often the certificate files are polled for changes (default 10 000 ms). */
   certPollIntervalMs?: number;
+  /** Offer HTTP/2 through ALPN besides HTTP/1.1 (default false; the manager passes `enableHttp2`). */
+  enableHttp2?: boolean;
   /**
    * On close, how long requests being answered may take to finish before their connections are
    * cut (default 30 000 ms; controller-runtime waits up to a minute).
@@ -117,7 +120,7 @@ export class WebhookServer {
   private readonly handlers = new Map<string, HttpHandler>();
   private readonly conversions = new ConversionRegistry();
   private metrics?: WebhookMetrics;
-  private server?: https.Server;
+  private server?: https.Server | http2.Http2SecureServer;
   private watcher?: CertWatcher;
   private readonly sockets = new Set<Socket>();
   /** Requests not yet answered, so close() can let them finish. */
@@ -214,7 +217,7 @@ export class WebhookServer {
       this.inFlight.delete(res);
       if (this.inFlight.size === 0) this.onIdle?.();
     });
-    if (this.closing) res.setHeader("Connection", "close");
+    if (this.closing) closeAfter(res);
     if (req.method !== "POST") {
       return plain(res, 405, "Method Not Allowed", { Allow: "POST" });
     }
@@ -227,10 +230,8 @@ export class WebhookServer {
       }
     });
     if (!ran) {
-      plain(res, 429, "too many requests, please try again later", {
-        "Retry-After": "1",
-        Connection: "close",
-      });
+      closeAfter(res);
+      plain(res, 429, "too many requests, please try again later", { "Retry-After": "1" });
     }
   }
 
@@ -247,7 +248,7 @@ export class WebhookServer {
     const tlsBase: tls.SecureContextOptions & tls.TlsOptions = {
       minVersion: "TLSv1.2",
       handshakeTimeout: limits.handshakeTimeout,
-      ALPNProtocols: ["http/1.1"],
+      ALPNProtocols: o.enableHttp2 ? ["h2", "http/1.1"] : ["http/1.1"],
     };
     const watcher = new CertWatcher(
       join(certDir, o.certName ?? webhookServerDefaults.certName),
@@ -267,21 +268,38 @@ export class WebhookServer {
       o.maxConcurrentRequests ?? webhookServerDefaults.maxConcurrentRequests,
       o.maxQueuedRequests ?? webhookServerDefaults.maxQueuedRequests,
     );
-    const server = https.createServer(
-      {
-        ...tlsBase,
-        ...watcher.pair,
-        headersTimeout: limits.headersTimeout,
-        requestTimeout: limits.requestTimeout,
-        keepAliveTimeout: limits.keepAliveTimeout,
-      },
-      (req, res) =>
-        void this.dispatch(req, res, gate).catch((err) => {
-          this.log.error("webhook request failed", err);
-          plain(res, 500, "internal error");
-        }),
-    );
+    const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) =>
+      void this.dispatch(req, res, gate).catch((err) => {
+        this.log.error("webhook request failed", err);
+        plain(res, 500, "internal error");
+      });
+    // HTTP/2's compatibility request and response offer what the handlers use of HTTP/1.1's.
+    const server = o.enableHttp2
+      ? http2.createSecureServer(
+          {
+            ...tlsBase,
+            ...watcher.pair,
+            allowHTTP1: true,
+            settings: { maxConcurrentStreams: 100 },
+          },
+          onRequest as unknown as (
+            req: http2.Http2ServerRequest,
+            res: http2.Http2ServerResponse,
+          ) => void,
+        )
+      : https.createServer(
+          {
+            ...tlsBase,
+            ...watcher.pair,
+            headersTimeout: limits.headersTimeout,
+            requestTimeout: limits.requestTimeout,
+            keepAliveTimeout: limits.keepAliveTimeout,
+          },
+          onRequest,
+        );
     server.maxConnections = limits.maxConnections;
+    // HTTP/2 has no per-request timeouts: an idle session is closed instead.
+    if (o.enableHttp2) server.setTimeout(limits.requestTimeout);
     server.on("connection", (s: Socket) => {
       this.sockets.add(s);
       s.once("close", () => this.sockets.delete(s));
@@ -353,9 +371,9 @@ export class WebhookServer {
     this.closing = true;
     this.watcher?.stop();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    if (server instanceof https.Server) server.closeIdleConnections();
     // Answers still to come end their connection, so keep-alive callers move to another replica.
-    for (const res of this.inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    for (const res of this.inFlight) if (!res.headersSent) closeAfter(res);
     if (this.inFlight.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([

@@ -6,6 +6,7 @@
  */
 import { X509Certificate } from "node:crypto";
 import { mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import http2 from "node:http2";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -120,6 +121,7 @@ async function start(
   setup: (s: WebhookServer) => void,
   registry?: Registry,
   extra: {
+    enableHttp2?: boolean;
     certPollIntervalMs?: number;
     maxConcurrentRequests?: number;
     maxQueuedRequests?: number;
@@ -832,6 +834,72 @@ describe("server", () => {
     expect(r.headers.connection).toBe("close");
     await closing;
     expect(closed).toBe(true);
+  });
+
+  it("speaks HTTP/1.1 only by default and HTTP/2 besides it when enabled", async () => {
+    const alpn = (port: number) =>
+      new Promise<string | false>((resolve, reject) => {
+        const s = tls.connect(
+          { host: "127.0.0.1", port, rejectUnauthorized: false, ALPNProtocols: ["h2", "http/1.1"] },
+          () => {
+            resolve(s.alpnProtocol ?? false);
+            s.end();
+          },
+        );
+        s.on("error", reject);
+      });
+    const plain = await start(withWebhooks);
+    expect(await alpn(plain.port)).toBe("http/1.1");
+
+    const h2 = await start(withWebhooks, undefined, { enableHttp2: true });
+    expect(await alpn(h2.port)).toBe("h2");
+    const session = http2.connect(`https://127.0.0.1:${h2.port}`, {
+      ca: h2.ca,
+      servername: "localhost",
+    });
+    try {
+      const call = (path: string, body: string | Buffer) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const stream = session.request({
+            ":method": "POST",
+            ":path": path,
+            "content-type": "application/json",
+          });
+          let status = 0;
+          let text = "";
+          stream.on("response", (h) => {
+            status = Number(h[":status"]);
+          });
+          stream.on("data", (c) => {
+            text += c;
+          });
+          stream.on("end", () => resolve({ status, text }));
+          stream.on("error", reject);
+          stream.end(body);
+        });
+      const ok = await call(
+        "/validate-demo-example-com-v1-widget",
+        review({ operation: "CREATE", object: widget({ size: 7 }) }),
+      );
+      expect(ok.status).toBe(200);
+      expect(JSON.parse(ok.text).response.status.message).toBe("seven is unlucky");
+      // The answers that end an HTTP/1.1 connection must not break an HTTP/2 stream.
+      const big = await call(
+        "/validate-demo-example-com-v1-widget",
+        Buffer.alloc(7 * 1024 * 1024 + 1, 0x20),
+      );
+      expect(big.status).toBe(413);
+    } finally {
+      session.close();
+    }
+    // HTTP/1.1 clients are still served.
+    const r = await post(
+      h2.port,
+      h2.ca,
+      "/validate-demo-example-com-v1-widget",
+      review({ operation: "CONNECT" }),
+    );
+    expect(r.json.response.allowed).toBe(true);
   });
 
   it("refuses a duplicate path and registration after start", async () => {
