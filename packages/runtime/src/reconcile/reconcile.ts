@@ -18,7 +18,10 @@ export interface Result {
 
 /** Per-reconcile context. */
 export interface ReconcileContext {
-  /** Aborted when the manager's graceful-shutdown timeout expires or the reconcile times out. */
+  /**
+   * Aborted when the manager's graceful-shutdown timeout expires, when its lease is lost (another
+   * replica may be leading) or when the reconcile times out.
+   */
   signal: AbortSignal;
   /** Carries controller, namespace, name and reconcileID on every line. */
   log: Logger;

@@ -132,4 +132,47 @@ describe("leader election", () => {
       clearInterval(intruder);
     }
   });
+
+  it("cancels in-flight reconciles instead of draining them when the lease is lost", async () => {
+    // A minute of grace would outlast the test: only skipping the drain lets the manager stop.
+    const mgr = newManager(env, {
+      ...fast,
+      leaderElectionId: "lost-drain.test",
+      gracefulShutdownTimeoutMs: 60_000,
+    });
+    let inFlight: AbortSignal | undefined;
+    mgr.controller(AppClusterKind).complete({
+      reconcile: (_req, ctx) =>
+        new Promise((resolve) => {
+          inFlight = ctx.signal;
+          // Ends only when cancelled: a reconcile still writing while another replica leads.
+          ctx.signal.addEventListener("abort", () => resolve({}), { once: true });
+        }),
+    });
+    const r = run(mgr);
+    await mgr.elected;
+    const ns = await namespace(mgr);
+    await mgr.client.create({
+      apiVersion: "demo.my.domain/v1",
+      kind: "AppCluster",
+      metadata: { name: "busy", namespace: ns },
+      spec: {},
+    });
+    await eventually(() => expect(inFlight).toBeDefined(), { timeout: 5000 });
+    const steal = async () => {
+      const l = await mgr.apiReader.get(kinds.Lease, {
+        namespace: "default",
+        name: "lost-drain.test",
+      });
+      l.spec = { ...l.spec, holderIdentity: "intruder", renewTime: new Date() as never };
+      await mgr.apiReader.update(l);
+    };
+    const intruder = setInterval(() => steal().catch(() => {}), 100);
+    try {
+      await expect(r.done).rejects.toThrow(/leader election lost: lost-drain.test/);
+      expect(inFlight?.aborted).toBe(true);
+    } finally {
+      clearInterval(intruder);
+    }
+  });
 });
