@@ -182,10 +182,13 @@ class ControllerManager implements Manager {
   }
 
   get webhookServer(): WebhookServer {
-    this.webhooks ??= new WebhookServer(this.opts.webhookServer ?? {}, {
-      log: this.log.withName("webhook"),
-      registry: this.metrics.registry,
-    });
+    this.webhooks ??= new WebhookServer(
+      { enableHttp2: this.opts.enableHttp2, ...this.opts.webhookServer },
+      {
+        log: this.log.withName("webhook"),
+        registry: this.metrics.registry,
+      },
+    );
     return this.webhooks;
   }
 
