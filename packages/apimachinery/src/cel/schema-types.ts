@@ -9,6 +9,7 @@
  */
 import type { Environment } from "@marcbachmann/cel-js";
 import type { JSONSchemaProps } from "../schema/types.js";
+import { celEqual } from "./library/values.js";
 
 const RESERVED = new Set([
   "true",
@@ -82,7 +83,7 @@ export function declareSchemaType(
         }
         env.registerType(name, { fields });
         // Objects compare by value in CEL (self == oldSelf is how immutability is written).
-        env.registerOperator(`${name} == ${name}`, structEqual);
+        env.registerOperator(`${name} == ${name}`, celEqual);
         return name;
       }
       if (isObject(schema.additionalProperties)) {
@@ -119,45 +120,6 @@ export function declareSchemaType(
     default:
       return "dyn";
   }
-}
-
-/** Deep equality of two CEL values whose objects are cel-js wrappers or plain objects. */
-function structEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === "bigint" || typeof a === "number") {
-    return (typeof b === "bigint" || typeof b === "number") && !(a < b) && !(a > b);
-  }
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (a instanceof Uint8Array && b instanceof Uint8Array) {
-    return Buffer.from(a).equals(Buffer.from(b));
-  }
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((x, i) => structEqual(x, b[i]))
-    );
-  }
-  if (a instanceof Map || b instanceof Map) {
-    if (!(a instanceof Map && b instanceof Map)) return false;
-    // cel-js's object wrappers are Maps filled lazily; iterating fills them, unset fields are
-    // undefined and count as absent.
-    const ea = [...a].filter(([, v]) => v !== undefined);
-    const eb = [...b].filter(([, v]) => v !== undefined);
-    return ea.length === eb.length && ea.every(([k, v]) => structEqual(v, b.get(k)));
-  }
-  if (a && b && typeof a === "object" && typeof b === "object") {
-    const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-    return (
-      ka.length === kb.length &&
-      ka.every((k) =>
-        structEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-      )
-    );
-  }
-  return false;
 }
 
 /** The typed environment's conversions of formatted strings (set by the environment). */

@@ -50,15 +50,19 @@ export function compareValues(a: unknown, b: unknown): number {
   }
 }
 
-/** CEL equality (heterogeneous numbers equal by value; lists and maps deeply). */
+/**
+ * CEL equality: numbers by value across int/uint/double (NaN equals nothing), lists, maps and
+ * objects deeply. cel-js's object wrappers are Maps filled lazily: iterating fills them, and an
+ * unset field (undefined) counts as absent, as in a plain object.
+ */
 export function celEqual(a: unknown, b: unknown): boolean {
   if (kind(a) === "number" && kind(b) === "number") {
-    // A bigint and a number compare by value with <, > (== would be the same, but is not linted).
     const x = a as number;
     const y = b as number;
     if (Number.isNaN(x) || Number.isNaN(y)) return false;
     return !(x < y) && !(x > y);
   }
+  if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     return (
       Array.isArray(a) &&
@@ -70,24 +74,22 @@ export function celEqual(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareValues(a, b) === 0;
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (a instanceof Map || b instanceof Map) {
-    if (!(a instanceof Map && b instanceof Map) || a.size !== b.size) return false;
-    for (const [k, v] of a) if (!b.has(k) || !celEqual(v, b.get(k))) return false;
-    return true;
+    if (!(a instanceof Map && b instanceof Map)) return false;
+    const ea = [...a].filter(([, v]) => v !== undefined);
+    const eb = [...b].filter(([, v]) => v !== undefined);
+    return ea.length === eb.length && ea.every(([k, v]) => celEqual(v, b.get(k)));
   }
   if (a && b && typeof a === "object" && typeof b === "object") {
     const eq = (a as { equals?: (o: unknown) => boolean }).equals;
     if (typeof eq === "function") return eq.call(a, b);
-    if (
-      Object.getPrototypeOf(a) === Object.prototype &&
-      Object.getPrototypeOf(b) === Object.prototype
-    ) {
-      const ka = Object.keys(a);
-      const kb = Object.keys(b);
-      return (
-        ka.length === kb.length &&
-        ka.every((k) => Object.hasOwn(b, k) && celEqual((a as never)[k], (b as never)[k]))
-      );
-    }
+    const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+    return (
+      ka.length === kb.length &&
+      ka.every((k) =>
+        celEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+      )
+    );
   }
-  return a === b;
+  return false;
 }
