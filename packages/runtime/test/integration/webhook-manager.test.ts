@@ -5,7 +5,7 @@
  * CA) about objects the API server really holds; its metrics land in the manager's registry; a
  * missing certificate fails start with one line.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { tmpdir } from "node:os";
@@ -27,12 +27,20 @@ let env: TestEnv;
 beforeAll(async () => {
   env = await startEnv();
 });
+const dirs: string[] = [];
+function emptyDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "opgen-no-certs-"));
+  dirs.push(dir);
+  return dir;
+}
 afterAll(async () => {
   await env?.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function certDir(): { dir: string; ca: string } {
   const dir = mkdtempSync(join(tmpdir(), "opgen-webhook-it-"));
+  dirs.push(dir);
   const pair = selfSignedCertificate();
   writeFileSync(join(dir, "tls.crt"), pair.cert);
   writeFileSync(join(dir, "tls.key"), pair.key);
@@ -207,7 +215,7 @@ describe("the manager's webhook server", () => {
       webhookServer: {
         host: "127.0.0.1",
         port: 0,
-        certDir: mkdtempSync(join(tmpdir(), "opgen-no-certs-")),
+        certDir: emptyDir(),
       },
     });
     const running = run(mgr);
@@ -233,7 +241,7 @@ describe("the manager's webhook server", () => {
       webhookServer: {
         host: "127.0.0.1",
         port: 0,
-        certDir: mkdtempSync(join(tmpdir(), "opgen-no-certs-")),
+        certDir: emptyDir(),
       },
     });
     webhookFor(mgr, AppClusterKind)

@@ -3,7 +3,7 @@
  * must get a 400 from every server the manager runs (probes, metrics, webhooks), not an uncaught
  * exception that ends the process; the server keeps answering afterwards.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,6 +86,7 @@ describe("unparsable request targets", () => {
       );
     } finally {
       await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -5,7 +5,7 @@
  * certificate reload, readiness, and the one-line error for missing certificates.
  */
 import { X509Certificate } from "node:crypto";
-import { mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import https from "node:https";
 import { tmpdir } from "node:os";
@@ -37,6 +37,7 @@ const WidgetKind = defineKind<Widget>({
 
 function certDir(): { dir: string; ca: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), "opgen-webhook-test-"));
+  dirs.push(dir);
   const pair = selfSignedCertificate();
   writeFileSync(join(dir, "tls.crt"), pair.cert);
   writeFileSync(join(dir, "tls.key"), pair.key);
@@ -113,8 +114,10 @@ function review(request: Record<string, unknown>, apiVersion = "admission.k8s.io
 }
 
 const servers: WebhookServer[] = [];
+const dirs: string[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 async function start(
@@ -982,6 +985,7 @@ describe("server", () => {
 
   it("fails start with one line naming the flags when the certificate is missing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "opgen-webhook-empty-"));
+    dirs.push(dir);
     const server = new WebhookServer(
       { host: "127.0.0.1", port: 0, certDir: dir },
       { log: nullLogger },
