@@ -737,12 +737,36 @@ describe("admission webhooks, continued", () => {
     expect(denied.body.message).toBe(
       'admission webhook "pods-status.example.com" denied the request: no configmaps here',
     );
-    const call = seen.get("/deny-all")!.at(-1).review.request;
+    let call = seen.get("/deny-all")!.at(-1).review.request;
     expect(call).toMatchObject({
       subResource: "status",
       requestSubResource: "status",
       operation: "UPDATE",
     });
+    // A POST to a subresource: webhooks see its own kind.
+    await configure("validating", "evictions", {
+      name: "evictions.example.com",
+      admissionReviewVersions: ["v1"],
+      sideEffects: "None",
+      clientConfig: { url: env.webhook!.url("/deny-all"), caBundle: ca() },
+      rules: rule(["pods/eviction"]),
+    });
+    const evicted = await api(env, "POST", "/api/v1/namespaces/apps/pods/p/eviction", {
+      apiVersion: "policy/v1",
+      kind: "Eviction",
+      metadata: { name: "p", namespace: "apps" },
+    });
+    expect(evicted.body.message).toBe(
+      'admission webhook "evictions.example.com" denied the request: no configmaps here',
+    );
+    call = seen.get("/deny-all")!.at(-1).review.request;
+    expect(call).toMatchObject({
+      kind: { group: "policy", version: "v1", kind: "Eviction" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      subResource: "eviction",
+      operation: "CREATE",
+    });
+    expect((await api(env, "GET", "/api/v1/namespaces/apps/pods/p")).status).toBe(200);
   });
 });
 

@@ -128,9 +128,10 @@ export class WebhookAdmission implements WriteDriver {
       resource: info.resource,
       subresource: sub,
       kind:
-        sub === "scale"
+        p.kind ??
+        (sub === "scale"
           ? { group: "autoscaling", version: "v1", kind: "Scale" }
-          : { group: info.group, version: scope.version.name, kind: info.kind },
+          : { group: info.group, version: scope.version.name, kind: info.kind }),
       // A namespace's own requests carry its name as namespace (kube's RequestInfo).
       namespace: isNamespace ? (scope.name ?? "") : (scope.namespace ?? ""),
       name,
@@ -153,7 +154,7 @@ export class WebhookAdmission implements WriteDriver {
     version: string,
     subresource: string,
   ): Promise<KubeObject | undefined> {
-    if (!o || subresource === "scale") return o;
+    if (!o || (subresource !== "" && subresource !== "status")) return o;
     const apiVersion = groupVersion(info.group, version);
     if (o.apiVersion === apiVersion) return o;
     const v = info.versions.find((x) => x.name === version);

@@ -238,7 +238,7 @@ export function createHandler(deps: HandlerDeps) {
         if (sub !== undefined && !deps.subresourceCreate) throw errors.notFoundPath();
         const r =
           sub !== undefined
-            ? deps.subresourceCreate!(scope, body)
+            ? deps.subresourceCreate!(scope, await admitSubresource(scope, body))
             : await rest.createAsync(scope, body);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
@@ -282,6 +282,17 @@ export function createHandler(deps: HandlerDeps) {
         return;
       }
     }
+  }
+
+  /** Webhooks see a subresource's own kind (policy/v1 Eviction, v1 Binding, TokenRequest). */
+  function admitSubresource(scope: RequestScope, body: KubeObject): Promise<KubeObject> {
+    const d = subresourcesOf(scope.info, scope.version).find((s) => s.name === scope.subresource);
+    const kind = {
+      group: d?.group ?? scope.info.group,
+      version: d?.version ?? scope.version.name,
+      kind: d?.kind ?? scope.info.kind,
+    };
+    return rest.admitSubresourceCreate(scope, body, kind);
   }
 
   async function finalizeNamespace(scope: RequestScope, body: KubeObject) {

@@ -693,6 +693,29 @@ export class ObjectRest {
     return toScale(scope.version, await this.getAsync(scope));
   }
 
+  /**
+   * Admission of a POST to a subresource (`pods/eviction`, `pods/binding`,
+   * `serviceaccounts/token`): the body is the object webhooks see, of the subresource's kind.
+   */
+  async admitSubresourceCreate(
+    scope: RequestScope,
+    body: KubeObject,
+    kind: { group: string; version: string; kind: string },
+  ): Promise<KubeObject> {
+    if (!this.driver) return body;
+    const point = {
+      scope,
+      operation: "CREATE" as const,
+      options: writeOptions(scope, "CREATE"),
+      dryRun: isDryRun(scope.query),
+      kind,
+    };
+    const mutated = await this.driver.mutate({ step: "mutate", ...point, object: body });
+    const obj = mutated ?? body;
+    await this.driver.validate({ step: "validate", ...point, object: deepClone(obj) });
+    return obj;
+  }
+
   /** Writes a Scale back onto its object: only the spec replicas path changes. */
   updateScale(scope: RequestScope, scaleObj: KubeObject): WriteResult {
     return runSync(this.updateScaleSteps(scope, scaleObj));

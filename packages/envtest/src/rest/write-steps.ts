@@ -5,8 +5,14 @@
  * callers inside the server (bootstrap, controllers: no webhooks) and HTTP requests, whose
  * driver awaits the webhook calls.
  */
-import { errors } from "@opgen/apimachinery/status";
-import type { JsonObject, KubeObject, ResourceInfo, ResourceVersionInfo } from "../api/types.js";
+import {
+  deepClone,
+  groupVersion,
+  type JsonObject,
+  type KubeObject,
+  type ResourceInfo,
+  type ResourceVersionInfo,
+} from "../api/types.js";
 import type { RequestScope } from "./scope.js";
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE";
@@ -23,6 +29,8 @@ export interface AdmissionPoint {
   /** CreateOptions, UpdateOptions or DeleteOptions as sent to webhooks. */
   options: JsonObject;
   dryRun: boolean;
+  /** The object's kind when it is not the resource's (a subresource's Eviction, Scale, ...). */
+  kind?: { group: string; version: string; kind: string };
 }
 
 /** Objects of a webhook-converted CRD that must be turned into `version`. */
@@ -44,16 +52,23 @@ export interface WriteDriver {
   convert(p: ConversionPoint): Promise<KubeObject[]>;
 }
 
-/** Runs a write with no webhooks: the server's own writes (bootstrap, controllers). */
+/**
+ * Runs a write with no webhooks: the server's own writes (bootstrap, controllers). They work in
+ * the storage version; an object still stored under an earlier storage version only has its
+ * apiVersion rewritten for the answer they discard (what they store is the stored object).
+ */
 export function runSync<T>(steps: Steps<T>): T {
   let next = steps.next();
   while (!next.done) {
     const s = next.value;
-    // Internal callers work in the storage version, which never needs a webhook.
-    if (s.step === "convert") throw noConverter(s);
-    next = steps.next(undefined);
+    next = steps.next(s.step === "convert" ? rewriteOnly(s) : undefined);
   }
   return next.value;
+}
+
+function rewriteOnly(s: ConversionPoint): KubeObject[] {
+  const apiVersion = groupVersion(s.info.group, s.version.name);
+  return s.objects.map((o) => ({ ...deepClone(o), apiVersion }));
 }
 
 /** Runs a write for a request, awaiting the driver at each point. */
@@ -63,18 +78,11 @@ export async function runAsync<T>(steps: Steps<T>, driver: WriteDriver | undefin
     const s = next.value;
     let answer: unknown;
     if (s.step === "convert") {
-      if (!driver) throw noConverter(s);
-      answer = await driver.convert(s);
+      answer = driver ? await driver.convert(s) : rewriteOnly(s);
     } else if (driver) {
       answer = s.step === "mutate" ? await driver.mutate(s) : await driver.validate(s);
     }
     next = steps.next(answer);
   }
   return next.value;
-}
-
-function noConverter(s: ConversionPoint): Error {
-  return errors.internal(
-    `conversion of ${s.info.kind} to ${s.version.name} needs its conversion webhook`,
-  );
 }
