@@ -6,7 +6,7 @@
 //   webhook.convertList500       one ConversionReview of 500 objects (v2 → v1 hub) answered;
 //   webhook.patchLargeObject     the defaulting patch of an object with 200 containers when one
 //                                label is added (diff only, no HTTP).
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,6 +139,7 @@ async function startServers() {
       await server.close();
       bare.closeAllConnections();
       await new Promise((r) => bare.close(r));
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -6,7 +6,7 @@
  * a dry-run create reaches the validator with dryRun set; a v2 object with replicas 3 reads as v1
  * size 3 and v1 objects read as v2.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventually, startTestEnv, type TestEnv } from "@opgen/envtest";
@@ -153,12 +153,14 @@ function manifests(): { crds: string; hooks: string } {
 }
 
 let env: TestEnv;
+let dirs: string[] = [];
 let mgr: Manager;
 let stop: () => Promise<void>;
 const dryRuns: boolean[] = [];
 
 beforeAll(async () => {
   const { crds, hooks } = manifests();
+  dirs = [crds, hooks];
   env = await startTestEnv({ crdDirectoryPaths: [crds], webhooks: { paths: [hooks] } });
   const w = env.webhook!;
   mgr = newManager(env, { webhookServer: { host: w.host, port: w.port, certDir: w.certDir } });
@@ -201,6 +203,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stop?.();
   await env?.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 const obj = (name: string, size: number): AppClusterV1 => ({
