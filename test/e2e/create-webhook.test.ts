@@ -633,6 +633,46 @@ describe("a generated project with webhooks", () => {
       ],
       dir,
     );
+    // One type per kind, a custom path, a cluster-scoped kind and two spokes.
+    const demo = (...args: string[]) => [...args.slice(0, 2), "--group", "demo", ...args.slice(2)];
+    await ok(demo("create", "api", "--version", "v1", "--kind", "Alpha"), dir);
+    await ok(demo("create", "api", "--version", "v1", "--kind", "Beta", "--namespaced=false"), dir);
+    await ok(demo("create", "api", "--version", "v1", "--kind", "Gamma"), dir);
+    for (const v of ["v2", "v3"]) {
+      await ok(demo("create", "api", "--version", v, "--kind", "Gamma", "--controller=false"), dir);
+    }
+    await ok(
+      demo(
+        "create",
+        "webhook",
+        "--version",
+        "v1",
+        "--kind",
+        "Alpha",
+        "--defaulting",
+        "--defaulting-path",
+        "/custom-mutate-alpha",
+      ),
+      dir,
+    );
+    await ok(
+      demo("create", "webhook", "--version", "v1", "--kind", "Beta", "--programmatic-validation"),
+      dir,
+    );
+    await ok(
+      demo(
+        "create",
+        "webhook",
+        "--version",
+        "v1",
+        "--kind",
+        "Gamma",
+        "--conversion",
+        "--spoke",
+        "v2,v3",
+      ),
+      dir,
+    );
   }, 300_000);
 
   it("builds, and its manifests are up to date", async () => {
@@ -640,10 +680,14 @@ describe("a generated project with webhooks", () => {
     await sh("node", [CLI, "manifests", "--check"]);
   }, 180_000);
 
-  it("passes its own webhook tests against envtest: defaulting, validation, denial, conversion", async () => {
+  it("passes its own webhook tests against envtest: defaulting, validation, denial, conversion, each alone too", async () => {
     // vitest colours its report when the environment asks for it: compare the plain text.
     const all = stripVTControlCharacters((await sh("npm", ["test"])).all);
     expect(all).toContain("test/webhooks/v1/appcluster.webhook.test.ts (4 tests)");
-    expect(all).toMatch(/Tests {2}5 passed \(5\)/);
+    expect(all).toContain("test/webhooks/v1/alpha.webhook.test.ts (1 test)");
+    expect(all).toContain("test/webhooks/v1/beta.webhook.test.ts (2 tests)");
+    expect(all).toContain("test/webhooks/v1/gamma.webhook.test.ts (2 tests)");
+    // The webhook tests and the four controller tests.
+    expect(all).toMatch(/Tests {2}13 passed \(13\)/);
   }, 180_000);
 });
