@@ -4,6 +4,7 @@
 // memory without bound. (Oversized and deeply nested bodies, max-in-flight and malformed query
 // parameters are in objects.test.ts, "request limits".)
 import https from "node:https";
+import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
 import { api } from "./helpers.js";
@@ -219,6 +220,26 @@ describe("objects: linear time, metered, fail closed", () => {
       cr("rules", "fine", { items: [1, 2, 3], name: "aa" }),
     );
     expect(fine.status, fine.text).toBe(201);
+  });
+});
+
+describe("malformed requests", () => {
+  it("a request target the URL parser refuses is a 400, and the server keeps serving", async () => {
+    const { hostname, port } = new URL(env.url);
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = tls.connect({ host: hostname, port: Number(port), rejectUnauthorized: false });
+      let text = "";
+      socket.on("secureConnect", () =>
+        socket.write("GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      );
+      socket.on("data", (c) => {
+        text += c;
+      });
+      socket.on("end", () => resolve(text.split("\r\n")[0] ?? ""));
+      socket.on("error", reject);
+    });
+    expect(status).toBe("HTTP/1.1 400 Bad Request");
+    expect((await api(env, "GET", "/version")).status).toBe(200);
   });
 });
 

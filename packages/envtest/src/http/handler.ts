@@ -94,7 +94,17 @@ export function createHandler(deps: HandlerDeps) {
   );
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const ctx: RequestContext = { req, res, info: requestInfo(req), warnings: [] };
+    let info: ReturnType<typeof requestInfo>;
+    try {
+      info = requestInfo(req);
+    } catch {
+      // A request target the URL parser refuses (`GET http://[`): Go's net/http answers it
+      // before any handler, and it must never reach one (it would throw out of the server).
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+      res.end("400 Bad Request");
+      return;
+    }
+    const ctx: RequestContext = { req, res, info, warnings: [] };
     const end = deps.metrics?.begin(ctx.info, req.headers["content-type"]);
     try {
       await run(ctx);
