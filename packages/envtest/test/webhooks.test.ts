@@ -190,6 +190,9 @@ const handlers: Record<string, (review: Json) => Json | Promise<Json>> = {
     r.request.object.metadata.labels?.b
       ? allow(r)
       : allow(r, jsonPatch([{ op: "add", path: "/metadata/labels", value: { b: "done" } }])),
+  "/patch-always": (r) =>
+    allow(r, jsonPatch([{ op: "add", path: "/metadata/annotations", value: { x: "y" } }])),
+  "/deny-silently": (r) => ({ ...allow(r), response: { uid: r.request.uid, allowed: false } }),
   "/wrong-uid": (r) => ({ ...allow(r), response: { uid: "not-the-uid", allowed: true } }),
 };
 
@@ -767,6 +770,45 @@ describe("admission webhooks, continued", () => {
       operation: "CREATE",
     });
     expect((await api(env, "GET", "/api/v1/namespaces/apps/pods/p")).status).toBe(200);
+  });
+});
+
+describe("webhook outcomes", () => {
+  const hook = (name: string, path: string, resources: string[], operations: string[]) => ({
+    name,
+    admissionReviewVersions: ["v1"],
+    sideEffects: "None",
+    clientConfig: {
+      url: env.webhook!.url(path),
+      caBundle: env.webhook!.caBundle.toString("base64"),
+    },
+    rules: [{ apiGroups: ["coordination.k8s.io"], apiVersions: ["v1"], operations, resources }],
+  });
+  const leases = "/apis/coordination.k8s.io/v1/namespaces/apps/leases";
+
+  it("refuses a patch on DELETE and words a denial without a status", async () => {
+    expect((await api(env, "POST", leases, { metadata: { name: "l1" } })).status).toBe(201);
+    await configure(
+      "mutating",
+      "patch-on-delete",
+      hook("patch.example.com", "/patch-always", ["leases"], ["DELETE"]),
+    );
+    const del = await api(env, "DELETE", `${leases}/l1`);
+    expect(del.status).toBe(500);
+    expect(del.body.message).toBe(
+      'Internal error occurred: admission webhook "patch.example.com" attempted to modify the object, which is not supported for this operation',
+    );
+    await configure(
+      "validating",
+      "deny-silently",
+      hook("silent.example.com", "/deny-silently", ["leases"], ["CREATE"]),
+    );
+    const created = await api(env, "POST", leases, { metadata: { name: "l2" } });
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({
+      status: "Failure",
+      message: 'admission webhook "silent.example.com" denied the request without explanation',
+    });
   });
 });
 

@@ -165,7 +165,7 @@ export function readConversionPatches(paths: string[]): Map<string, JsonObject> 
     (o) =>
       o.kind === "CustomResourceDefinition" &&
       isObject((o.spec as JsonObject | undefined)?.conversion),
-    (p) => `webhook manifest path ${p} does not exist (fix webhooks.paths)`,
+    (p) => `webhook manifest path ${p} does not exist (run opgen manifests, or fix webhooks.paths)`,
   );
   for (const d of docs) {
     out.set(d.metadata?.name ?? "", (d.spec as JsonObject).conversion as JsonObject);
