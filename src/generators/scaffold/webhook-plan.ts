@@ -36,6 +36,7 @@ import {
 } from "./webhook-kustomize-edit.js";
 import {
   defaultWebhookPath,
+  renderImports,
   renderWebhookFile,
   type SpokeRef,
   setupFunctionName,
@@ -326,7 +327,18 @@ export function planCreateWebhook(
       conversion: w?.conversion ?? false,
       conversionPatch: `config/crd/${conversionPatch}`,
       typesModule: moduleFrom(testFile, typesFile),
-      webhookModule: moduleFrom(testFile, webhookFile),
+      webhookImport: renderImports(
+        new Map([
+          [
+            moduleFrom(testFile, webhookFile),
+            [
+              ...(w?.defaulting ? [`${kind}CustomDefaulter`] : []),
+              ...(w?.validation ? [`${kind}CustomValidator`] : []),
+              setupFunctionName(kind),
+            ],
+          ],
+        ]),
+      ),
       spokes: testSpokes.map((s) => ({
         version: s.version,
         suffix: versionSuffix(s.version),

@@ -141,7 +141,8 @@ const byName = (a: string, b: string) =>
       ? 1
       : 0;
 
-function renderImports(imports: Map<string, string[]>): string {
+/** Import declarations as the scaffold writes them (one line, or one name a line past 100 columns). */
+export function renderImports(imports: Map<string, string[]>): string {
   // Packages first, then relative modules, each sorted (as biome orders them).
   const modules = [...imports.keys()].sort((a, b) => {
     const rel = (s: string) => (s.startsWith(".") ? 1 : 0);
