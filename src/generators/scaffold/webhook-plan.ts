@@ -21,7 +21,7 @@ import {
   type WebhookRequest,
 } from "../../project/webhooks.js";
 import { CliError } from "../../util/errors.js";
-import { lowerKind } from "../../util/naming.js";
+import { lowerKind, pluralOf } from "../../util/naming.js";
 import { opgenVersion } from "../../version.js";
 import { apiDir } from "./api-plan.js";
 import { FilePlan } from "./file-plan.js";
@@ -170,7 +170,7 @@ export function planCreateWebhook(
   }
   const qualifiedGroup = `${group}.${resource.domain || project.domain}`;
   const lower = lowerKind(kind);
-  const plural = resource.plural || `${lower}s`;
+  const plural = resource.plural || pluralOf(kind);
   const typesFile = `${resource.path ?? apiDir(project, group, version)}/${lower}.types.ts`;
   if (!existsSync(join(root, typesFile))) {
     throw new CliError(
@@ -187,15 +187,20 @@ export function planCreateWebhook(
       );
     }
   }
-  const spokeResources: ProjectResource[] = [];
   for (const s of options.spoke) {
     const spoke = findResource(project, group, s, kind);
+    const create = `run \`opgen create api --group ${group} --version ${s} --kind ${kind} --controller=false\` first`;
     if (!spoke) {
       throw new CliError(
-        `invalid spoke version "${s}": ${kind} has no API in ${group}/${s}; run \`opgen create api --group ${group} --version ${s} --kind ${kind} --controller=false\` first`,
+        `invalid spoke version "${s}": ${kind} has no API in ${group}/${s}; ${create}`,
       );
     }
-    spokeResources.push(spoke);
+    const spokeTypes = `${spoke.path ?? apiDir(project, group, s)}/${lower}.types.ts`;
+    if (!existsSync(join(root, spokeTypes))) {
+      throw new CliError(
+        `invalid spoke version "${s}": no API types for ${kind} at ${spokeTypes}; ${create}`,
+      );
+    }
   }
   const merged = mergeWebhooks(current, options);
   if (merged.conversion && (merged.spoke ?? []).length === 0) {
