@@ -107,6 +107,9 @@ webhooks:
   sideEffects: None
 `;
 
+/** Racing writes made by the /race webhook. */
+let races = 1;
+
 /** What the webhook server saw, by path. */
 const seen = new Map<string, Json[]>();
 let env: TestEnv;
@@ -193,6 +196,20 @@ const handlers: Record<string, (review: Json) => Json | Promise<Json>> = {
   "/patch-always": (r) =>
     allow(r, jsonPatch([{ op: "add", path: "/metadata/annotations", value: { x: "y" } }])),
   "/deny-silently": (r) => ({ ...allow(r), response: { uid: r.request.uid, allowed: false } }),
+  // Writes the object itself while the first request it sees waits for it.
+  "/race": async (r) => {
+    if ((seen.get("/race") ?? []).length === 1) {
+      const w = await api(
+        env,
+        "PATCH",
+        "/api/v1/namespaces/apps/configmaps/raced",
+        { data: { b: String(++races) } },
+        { contentType: "application/merge-patch+json" },
+      );
+      if (w.status !== 200) throw new Error(w.text);
+    }
+    return allow(r);
+  },
   "/wrong-uid": (r) => ({ ...allow(r), response: { uid: "not-the-uid", allowed: true } }),
 };
 
@@ -809,6 +826,49 @@ describe("webhook outcomes", () => {
       status: "Failure",
       message: 'admission webhook "silent.example.com" denied the request without explanation',
     });
+  });
+});
+
+describe("writes racing their webhooks", () => {
+  it("patches again from the new object when another write landed meanwhile, as GuaranteedUpdate does", async () => {
+    const cms = "/api/v1/namespaces/apps/configmaps";
+    expect(
+      (await api(env, "POST", cms, { metadata: { name: "raced", labels: { race: "yes" } } }))
+        .status,
+    ).toBe(201);
+    await configure("mutating", "race", {
+      name: "race.example.com",
+      admissionReviewVersions: ["v1"],
+      sideEffects: "None",
+      clientConfig: {
+        url: env.webhook!.url("/race"),
+        caBundle: env.webhook!.caBundle.toString("base64"),
+      },
+      objectSelector: { matchLabels: { race: "yes" } },
+      rules: [
+        { apiGroups: [""], apiVersions: ["v1"], operations: ["UPDATE"], resources: ["configmaps"] },
+      ],
+    });
+    const merge = { contentType: "application/merge-patch+json" };
+    const r = await api(env, "PATCH", `${cms}/raced`, { data: { a: "1" } }, merge);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toEqual({ a: "1", b: "2" });
+    // First try, the racing write, and the second try.
+    expect(seen.get("/race")).toHaveLength(3);
+    // With a resourceVersion the client asserted, losing the race is a conflict.
+    const current = await api(env, "GET", `${cms}/raced`);
+    seen.set("/race", []);
+    const stale = await api(
+      env,
+      "PATCH",
+      `${cms}/raced`,
+      { metadata: { resourceVersion: current.body.metadata.resourceVersion }, data: { c: "3" } },
+      merge,
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe(
+      'Operation cannot be fulfilled on configmaps "raced": the object has been modified; please apply your changes to the latest version and try again',
+    );
   });
 });
 

@@ -11,7 +11,7 @@ import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
 import { subresourcesOf } from "../registry/index.js";
 import { deleteOptionsFrom } from "../rest/delete-options.js";
-import type { ObjectRest } from "../rest/objects.js";
+import { type ObjectRest, retryConcurrent } from "../rest/objects.js";
 import type { RequestScope, UserInfo } from "../rest/scope.js";
 import { checkWatchOptions } from "../rest/watch.js";
 import type { Store } from "../store/store.js";
@@ -258,15 +258,16 @@ export function createHandler(deps: HandlerDeps) {
         Object.assign(scope, bodyFacts(body));
         const r =
           sub === "scale"
-            ? await rest.updateScaleAsync(scope, body)
+            ? await retryConcurrent(() => rest.updateScaleAsync(scope, body))
             : sub === "finalize"
               ? await finalizeNamespace(scope, body)
-              : await rest.updateAsync(scope, body);
+              : await retryConcurrent(() => rest.updateAsync(scope, body));
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
       }
       case "patch": {
-        const r = await patch(rest, deps.apply, req, scope);
+        const raw = await readBody(req);
+        const r = await retryConcurrent(() => patch(rest, deps.apply, req, raw, scope));
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
       }
@@ -286,7 +287,7 @@ export function createHandler(deps: HandlerDeps) {
         if (dryRunQ.length) opts.dryRun = [...(opts.dryRun ?? []), ...dryRunQ];
         const r =
           verb === "delete"
-            ? await rest.deleteAsync(scope, opts)
+            ? await retryConcurrent(() => rest.deleteAsync(scope, opts))
             : await rest.deleteCollectionAsync(scope, opts);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;

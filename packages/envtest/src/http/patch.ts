@@ -13,7 +13,7 @@ import { applyJsonPatch } from "../patch/jsonpatch.js";
 import { applyMergePatch } from "../patch/mergepatch.js";
 import type { ObjectRest } from "../rest/objects.js";
 import { parseBool, type RequestScope } from "../rest/scope.js";
-import { mediaType, readBody } from "./wire.js";
+import { mediaType } from "./wire.js";
 
 const crPatchTypes = [
   "application/json-patch+json",
@@ -28,17 +28,19 @@ export type ApplyFn = (
   force: boolean,
 ) => Promise<{ code: number; body: KubeObject }>;
 
+/** `body` is the request's, read once: a write that lost a race is patched again from it. */
 export async function patch(
   rest: ObjectRest,
   apply: ApplyFn | undefined,
   req: IncomingMessage,
+  body: Buffer,
   scope: RequestScope,
 ): Promise<{ code: number; body: KubeObject }> {
   const ct = mediaType(req.headers["content-type"]);
   const info = scope.info;
   const accepted = info.custom ? crPatchTypes : builtinPatchTypes;
   if (!accepted.includes(ct)) throw errors.unsupportedMediaType(accepted);
-  const raw = (await readBody(req)).toString("utf8");
+  const raw = body.toString("utf8");
   const force = scope.query.get("force");
   const isApply = ct === "application/apply-patch+yaml";
   if (isApply) {

@@ -473,8 +473,11 @@ export class ObjectRest {
       return { code: 200, body: yield* this.presentSteps(info, version, oldStored) };
     }
     // The webhooks were awaited: a concurrent write wins, as etcd's compare-and-swap decides.
+    // A PUT that named a resourceVersion conflicts; a patch is applied again to the new object
+    // (retryConcurrent), where a resourceVersion the patch itself set then conflicts.
     if (this.store.get(this.bucket(info), scope.namespace, scope.name ?? "") !== oldStored) {
-      throw errors.optimisticLock(gr(info), scope.name ?? "");
+      if (rv && !opts.patch) throw errors.optimisticLock(gr(info), scope.name ?? "");
+      throw new ConcurrentWrite(gr(info), scope.name ?? "");
     }
     if (finalizersGone) {
       if (dryRun) return { code: 200, body: yield* this.presentSteps(info, version, stored) };
@@ -536,7 +539,10 @@ export class ObjectRest {
     yield* this.admitDelete(scope, stored, opts, dryRun);
     // The webhooks were awaited: the object may have changed meanwhile.
     const current = this.existing(scope);
-    if (current !== stored) throw errors.optimisticLock(gr(info), sm.name ?? "");
+    if (current !== stored) {
+      if (pre?.resourceVersion || pre?.uid) throw errors.optimisticLock(gr(info), sm.name ?? "");
+      throw new ConcurrentWrite(gr(info), sm.name ?? "");
+    }
     return yield* this.deleteStoredSteps(info, scope.version, stored, opts, dryRun);
   }
 
@@ -748,6 +754,28 @@ export class ObjectRest {
       webhooks: false,
     });
     return { code: r.code, body: toScale(scope.version, r.body) };
+  }
+}
+
+/**
+ * A write that lost a race while its webhooks were awaited, the client having asserted no
+ * resourceVersion: kube's GuaranteedUpdate tries such a write again on the new object.
+ */
+export class ConcurrentWrite extends ApiError {
+  constructor(gr: { group: string; resource: string }, name: string) {
+    const e = errors.optimisticLock(gr, name);
+    super(e.code, e.status.reason, e.message, e.status.details);
+  }
+}
+
+/** Runs a request's write again (from reading the object) while it loses such races. */
+export async function retryConcurrent<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (!(e instanceof ConcurrentWrite) || attempt >= 10) throw e;
+    }
   }
 }
 
