@@ -159,6 +159,16 @@ const handlers: Record<string, (review: Json) => Json | Promise<Json>> = {
   },
   "/convert": (r) => {
     const to = r.request.desiredAPIVersion as string;
+    if ((r.request.objects as Json[]).some((o) => o.metadata.labels?.convert === "fail")) {
+      return {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "ConversionReview",
+        response: {
+          uid: r.request.uid,
+          result: { status: "Failure", message: "spec.size cannot be converted" },
+        },
+      };
+    }
     const convertedObjects = (r.request.objects as Json[]).map((o) => {
       const spec = { ...(o.spec ?? {}) };
       if (to.endsWith("/v2")) {
@@ -999,6 +1009,17 @@ describe("CRD conversion webhook", () => {
     } finally {
       w.close();
     }
+  });
+
+  it("fails a read with the webhook's message when it reports a failed conversion", async () => {
+    const created = await api(env, "POST", v1, appcluster("unconvertible", 1, { convert: "fail" }));
+    expect(created.status, created.text).toBe(201);
+    const r = await api(env, "GET", `${v2}/unconvertible`);
+    expect(r.status).toBe(500);
+    expect(r.body.message).toBe(
+      `Internal error occurred: conversion webhook for ${group}/v1, Kind=AppCluster failed: spec.size cannot be converted`,
+    );
+    expect((await api(env, "DELETE", `${v1}/unconvertible`)).status).toBe(200);
   });
 
   it("fails reads in other versions with kube's error when the webhook is down", async () => {
