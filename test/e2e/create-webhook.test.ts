@@ -114,16 +114,10 @@ describe("opgen create webhook on Kubebuilder's project-v4", () => {
       "config/network-policy/kustomization.yaml",
       "config/crd/kustomizeconfig.yaml",
       "config/crd/patches/webhook_in_firstmates.yaml",
+      "config/default/manager_webhook_patch.yaml",
     ]) {
       expect(read(file), file).toBe(fixture(`project-v4/${file}`));
     }
-    // The runtime has no --webhook-port flag (9443 is its default): that one op is left out.
-    expect(read("config/default/manager_webhook_patch.yaml")).toBe(
-      fixture("project-v4/config/default/manager_webhook_patch.yaml").replace(
-        /# Add the --webhook-port argument[^\n]*\n(?:[^\n]+\n)+\n/,
-        "",
-      ),
-    );
   });
 
   it("switches on the webhook parts of config/default as Kubebuilder does", () => {
@@ -298,8 +292,11 @@ describe("opgen create webhook on Kubebuilder's project-v4", () => {
       find("CustomResourceDefinition", "captains.crew.testproject.org").spec.conversion,
     ).toBeUndefined();
     const pod = find("Deployment", "project-v4-controller-manager").spec.template.spec;
-    expect(pod.containers[0].args).toContain(
-      "--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs",
+    expect(pod.containers[0].args).toEqual(
+      expect.arrayContaining([
+        "--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs",
+        "--webhook-port=9443",
+      ]),
     );
     expect(pod.containers[0].ports).toContainEqual({
       containerPort: 9443,
@@ -545,7 +542,7 @@ describe("opgen create webhook --conversion alone, in a multigroup project", () 
       'import { FrigateV2Conversion } from "../../../api/ship/v2/frigate.conversion.js";',
     );
     expect(read("test/webhooks/ship/v1/frigate.webhook.test.ts")).toContain(
-      'readFileSync("config/crd/patches/webhook_in_ship_frigates.yaml", "utf8")',
+      'webhooks: { paths: ["config/webhook", "config/crd/patches"] },',
     );
     expect(parse(read("config/crd/kustomization.yaml")).patches).toEqual([
       { path: "patches/webhook_in_ship_frigates.yaml" },

@@ -330,7 +330,6 @@ export function planCreateWebhook(
       defaulting: w?.defaulting ?? false,
       validation: w?.validation ?? false,
       conversion: w?.conversion ?? false,
-      conversionPatch: `config/crd/${conversionPatch}`,
       typesModule: moduleFrom(testFile, typesFile),
       webhookImport: renderImports(
         new Map([
