@@ -11,6 +11,7 @@ export {
   readConversionPatches,
   readWebhookManifests,
   rewriteForLocalServing,
+  type ServingTarget,
   type WebhookServing,
   type WebhookServingOptions,
   waitForWebhookServer,

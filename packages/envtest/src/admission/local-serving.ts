@@ -43,6 +43,9 @@ export interface WebhookServing {
   cleanup(): void;
 }
 
+/** What rewriting needs of a serving: `env.webhook` will do (e.g. to reinstall after a change). */
+export type ServingTarget = Pick<WebhookServing, "caBundle" | "url">;
+
 const WEBHOOK_KINDS = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
 
 function serial(): string {
@@ -192,7 +195,7 @@ export function readWebhookManifests(paths: string[]): KubeObject[] {
 }
 
 /** A clientConfig pointing at the local server: service references become its URL. */
-function localClientConfig(cc: unknown, serving: WebhookServing, fallbackPath: string): JsonObject {
+function localClientConfig(cc: unknown, serving: ServingTarget, fallbackPath: string): JsonObject {
   const c = (isObject(cc) ? cc : {}) as JsonObject;
   const service = isObject(c.service) ? (c.service as JsonObject) : undefined;
   let path = fallbackPath;
@@ -211,7 +214,7 @@ function localClientConfig(cc: unknown, serving: WebhookServing, fallbackPath: s
  * The object as installed for local serving: every webhook's clientConfig (and a CRD's conversion
  * webhook) points at the local server and trusts its CA. Other objects are returned unchanged.
  */
-export function rewriteForLocalServing(obj: KubeObject, serving: WebhookServing): KubeObject {
+export function rewriteForLocalServing(obj: KubeObject, serving: ServingTarget): KubeObject {
   const out = deepClone(obj);
   if (WEBHOOK_KINDS.includes(String(out.kind))) {
     for (const h of (Array.isArray(out.webhooks) ? out.webhooks : []) as JsonObject[]) {
@@ -234,7 +237,7 @@ export function rewriteForLocalServing(obj: KubeObject, serving: WebhookServing)
 export async function installWebhookManifests(
   kubeconfig: KubeConfig,
   paths: string[],
-  serving: WebhookServing,
+  serving: ServingTarget,
 ): Promise<KubeObject[]> {
   const objects = readWebhookManifests(paths).map((o) => rewriteForLocalServing(o, serving));
   const client = KubernetesObjectApi.makeApiClient(kubeconfig);
