@@ -6,6 +6,7 @@ import { Agent, request } from "node:https";
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { webhookRows } from "./envtest-webhooks.js";
 import { round, row, summarize, timeIt } from "./lib.js";
 
 const { ApiServer, startTestEnv } = await import("../packages/envtest/dist/index.js");
@@ -226,5 +227,6 @@ export async function run({ quick }) {
     });
     await server.close();
   }
+  rows.push(...(await webhookRows({ quick })));
   return rows;
 }
