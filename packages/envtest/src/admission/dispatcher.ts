@@ -96,24 +96,16 @@ export class WebhookAdmission implements WriteDriver {
     if (hooks.length === 0) return;
     const a = this.attributes(p);
     if (isExempt(a)) return;
-    const calls: Promise<ApiError | undefined>[] = [];
-    for (const h of hooks) {
-      const matched = matchWebhook(this.store, h, a, this.otherVersions(p));
-      if (!matched) continue;
-      calls.push(
-        this.callValidating(h, matched, a, p).then(
-          () => undefined,
-          (e: unknown) => {
-            if (e instanceof ApiError) return e;
-            throw e;
-          },
-        ),
-      );
-    }
-    // Called in parallel; the first error (in webhook order, to be deterministic) fails it.
-    const results = await Promise.all(calls);
-    const failed = results.find((r) => r !== undefined);
-    if (failed) throw failed;
+    // Matched first (a missing namespace fails the request before any call), then called in
+    // parallel; the first failure in webhook order fails the request, to be deterministic.
+    const matched = hooks.flatMap((h) => {
+      const m = matchWebhook(this.store, h, a, this.otherVersions(p));
+      return m ? [{ h, m }] : [];
+    });
+    const results = await Promise.allSettled(
+      matched.map(({ h, m }) => this.callValidating(h, m, a, p)),
+    );
+    for (const r of results) if (r.status === "rejected") throw r.reason;
   }
 
   private attributes(p: AdmissionPoint): RequestAttributes {
