@@ -353,7 +353,7 @@ describe("opgen create webhook on Kubebuilder's project-v4", () => {
     [
       "a path the API server refuses",
       ["--defaulting", "--defaulting-path", "/Custom_Path", "--force"],
-      /invalid --defaulting-path "\/Custom_Path": must be \/-separated segments of lower-case letters/,
+      /invalid --defaulting-path "\/Custom_Path": segments must be lower-case letters, digits and "-"/,
     ],
     [
       "a path served for another kind",

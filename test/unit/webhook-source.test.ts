@@ -1,4 +1,5 @@
 /** The TypeScript side of `create webhook`: the webhook file's updater, main.ts and @storageversion edits. */
+import { defaultWebhookPath } from "@opgen/apimachinery/names";
 import { describe, expect, it } from "vitest";
 import { registerWebhook } from "../../src/generators/scaffold/main-ts-edit.js";
 import {
@@ -6,7 +7,6 @@ import {
   hasStorageVersion,
 } from "../../src/generators/scaffold/storage-version-edit.js";
 import {
-  defaultWebhookPath,
   renderWebhookFile,
   updateWebhookFile,
   type WebhookSourceModel,

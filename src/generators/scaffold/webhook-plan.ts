@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
+import { defaultWebhookPath, webhookPathProblem } from "@opgen/apimachinery/names";
 import {
   findResource,
   PROJECT_FILE,
@@ -35,7 +36,6 @@ import {
   enableWebhookDefaults,
 } from "./webhook-kustomize-edit.js";
 import {
-  defaultWebhookPath,
   renderImports,
   renderWebhookFile,
   type SpokeRef,
@@ -60,9 +60,6 @@ export interface WebhookPlan {
 
 const MAIN_TS = "src/main.ts";
 const CONVERT_PATH = "/convert";
-// The API server's rule for service paths (every segment a DNS-1123 subdomain), narrowed by
-// controller-runtime's `^((/[a-zA-Z0-9-_]+)+|/)$`: lower-case letters, digits and '-'.
-const SERVICE_PATH = /^(\/[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/;
 
 /** The folder of a group-version's webhooks, relative to the project root. */
 export function webhookDir(project: ProjectConfig, group: string, version: string): string {
@@ -100,9 +97,11 @@ function validateFlags(o: WebhookOptions): void {
     ["--validation-path", o.validationPath],
   ] as const) {
     if (path === undefined) continue;
-    if (!SERVICE_PATH.test(path) || path.length > 1024) {
+    // One rule with the runtime: the stricter of controller-runtime's and the API server's.
+    const problem = webhookPathProblem(path);
+    if (problem) {
       throw new CliError(
-        `invalid ${flag} ${JSON.stringify(path)}: must be /-separated segments of lower-case letters, digits and '-' (the API server's rule for webhook service paths), e.g. /custom-mutate-appcluster`,
+        `invalid ${flag} ${JSON.stringify(path)}: ${problem} (the API server's rule for webhook service paths), e.g. /custom-mutate-appcluster`,
       );
     }
     if (path === CONVERT_PATH) {

@@ -4,6 +4,7 @@
  * when another webhook type is added: the missing class appended, its `with...()` call put before
  * `.complete()` and the imports it needs added, leaving the user's code as it is.
  */
+import { defaultWebhookPath } from "@opgen/apimachinery/names";
 import { IndentationText, Project, type SourceFile, SyntaxKind } from "ts-morph";
 import { CliError } from "../../util/errors.js";
 import { renderTemplate } from "./render.js";
@@ -39,16 +40,6 @@ export interface WebhookSourceModel {
 export type WebhookType = "defaulting" | "validation" | "conversion";
 
 const RUNTIME = "@opgen/runtime";
-
-/** controller-runtime's default paths: `/mutate-<group with . → ->-<version>-<lower kind>`. */
-export function defaultWebhookPath(
-  prefix: "mutate" | "validate",
-  qualifiedGroup: string,
-  version: string,
-  lowerKind: string,
-): string {
-  return `/${prefix}-${qualifiedGroup.replace(/\./g, "-")}-${version}-${lowerKind}`;
-}
 
 export function setupFunctionName(kind: string): string {
   return `setup${kind}WebhookWithManager`;

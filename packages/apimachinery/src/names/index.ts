@@ -8,3 +8,4 @@ export {
   isValidLabelValue,
   isValidPathSegmentName,
 } from "./validation.js";
+export { defaultWebhookPath, type WebhookPathKind, webhookPathProblem } from "./webhook-paths.js";
