@@ -955,6 +955,11 @@ describe("CRD conversion webhook", () => {
       "jsonpath={.spec.replicas}",
     ]);
     expect(viaKubectl.stdout).toBe("3");
+    // A plain `kubectl get` uses the preferred version (v2): every object is converted.
+    const table = await kubectl(env, ["get", "appclusters", "-n", "apps"]);
+    expect(table.stderr).toBe("");
+    expect(table.stdout).toMatch(/^NAME\s+AGE\n/);
+    expect(table.stdout).toContain("converted");
   });
 
   it("converts an update in a non-storage version, bumping generation in the stored one", async () => {
