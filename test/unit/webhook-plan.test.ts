@@ -10,9 +10,13 @@ import {
   planCreateWebhook,
   type WebhookOptions,
 } from "../../src/generators/scaffold/webhook-plan.js";
-import type { ProjectConfig } from "../../src/project/project-file.js";
+import type {
+  ProjectConfig,
+  ProjectResource,
+  ProjectWebhooks,
+} from "../../src/project/project-file.js";
 
-const resource = (version: string, webhooks?: object) => ({
+const resource = (version: string, webhooks?: ProjectWebhooks): ProjectResource => ({
   api: { crdVersion: "v1" as const, namespaced: true },
   domain: "example.com",
   group: "demo",
