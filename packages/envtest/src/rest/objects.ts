@@ -1,24 +1,18 @@
 /**
- * The REST verbs on stored objects — create, get, list, update, patch, delete,
- * deletecollection and the status/scale subresources — with the semantics of kube-apiserver's
- * generic registry (`registry/generic/registry/store.go`) and the CR strategies: server-set
- * metadata, optimistic concurrency, generation, status isolation, finalizers and graceful
- * deletion, dryRun, and the create/update admission envtest's apiserver runs (namespace lifecycle).
+ * The REST verbs on stored objects with the semantics of kube-apiserver's generic registry
+ * (`registry/generic/registry/store.go`) and the CR strategies. This class adds the writes —
+ * create, update, patch and the status/scale subresources: server-set metadata, optimistic
+ * concurrency, generation, status isolation, dryRun and the create/update admission envtest's
+ * apiserver runs (namespace lifecycle) — to the reads (object-reads.ts) and the deletions with
+ * finalizers and graceful deletion (object-deletes.ts).
  */
 
-import {
-  type LabelSelector,
-  parseFieldSelector,
-  parseLabelSelector,
-} from "@opgen/apimachinery/selectors";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { generateName, newUid, nowTime } from "../api/meta.js";
-import { bucketOf } from "../api/registry.js";
 import {
   deepClone,
   deepEqual,
   groupVersion,
-  type JsonObject,
   type KubeObject,
   type ManagedFieldsEntry,
   type ObjectMeta,
@@ -27,29 +21,16 @@ import {
   storageVersion,
 } from "../api/types.js";
 import { strategyFor } from "../registry/index.js";
-import type { Store } from "../store/store.js";
-import {
-  type AdmissionHook,
-  admit,
-  checkTypeAndNamespace,
-  gr,
-  meta,
-  writeOptions,
-} from "./admission.js";
-import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
-import { fieldMatcher } from "./field-selectors.js";
-import { checkGetOptions, checkListOptions, paginate } from "./list-options.js";
+import { admit, checkTypeAndNamespace, gr, meta, writeOptions } from "./admission.js";
+import { isDryRun } from "./delete-options.js";
 import { recordManagedFields } from "./managed-fields.js";
 import { admitNamespace } from "./namespace-lifecycle.js";
+import { ObjectDeletes } from "./object-deletes.js";
+import { needsWebhook } from "./object-reads.js";
 import { applyScale, toScale } from "./scale.js";
-import { fromConverted, fromStorage, storageApiVersion } from "./schema-pipeline.js";
+import { fromConverted, storageApiVersion } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
-import { runAsync, runSync, type Steps, type WriteDriver } from "./write-steps.js";
-
-export interface WriteResult {
-  code: number;
-  body: KubeObject;
-}
+import { ConcurrentWrite, runAsync, runSync, type Steps, type WriteResult } from "./write-steps.js";
 
 /** The part of an object that bumps generation when it changes (default: spec). */
 function generationRelevant(
@@ -61,143 +42,7 @@ function generationRelevant(
   return strategy.generationRelevant ? strategy.generationRelevant(o, version) : o.spec;
 }
 
-export class ObjectRest {
-  readonly hooks: AdmissionHook[] = [];
-  /** Admission and conversion webhooks for requests (set by the server). */
-  driver?: WriteDriver;
-
-  constructor(private readonly store: Store) {}
-
-  private bucket(info: ResourceInfo): string {
-    return bucketOf(info);
-  }
-
-  private existing(scope: RequestScope): KubeObject {
-    const found = this.store.get(this.bucket(scope.info), scope.namespace, scope.name ?? "");
-    if (!found) throw errors.notFound(gr(scope.info), scope.name ?? "");
-    return found;
-  }
-
-  // ---------------------------------------------------------------- reads
-
-  /** The object in the requested version (read-only, see view()). */
-  get(scope: RequestScope): KubeObject {
-    return runSync(this.getSteps(scope));
-  }
-
-  /** get() for a request: a webhook-converted custom resource is converted by its webhook. */
-  getAsync(scope: RequestScope): Promise<KubeObject> {
-    return runAsync(this.getSteps(scope), this.driver);
-  }
-
-  private *getSteps(scope: RequestScope): Steps<KubeObject> {
-    checkGetOptions(scope.query, this.store.currentRV());
-    const stored = this.existing(scope);
-    if (!needsWebhook(scope.info, scope.version, stored))
-      return this.view(scope.info, scope.version, stored);
-    return yield* this.presentSteps(scope.info, scope.version, stored);
-  }
-
-  /** present() that converts through the CRD's conversion webhook when the version differs. */
-  *presentSteps(
-    info: ResourceInfo,
-    version: ResourceVersionInfo,
-    stored: KubeObject,
-  ): Steps<KubeObject> {
-    if (!needsWebhook(info, version, stored)) return this.present(info, version, stored);
-    const [converted] = (yield { step: "convert", info, objects: [stored], version }) as [
-      KubeObject,
-    ];
-    return fromConverted(info, version, converted);
-  }
-
-  /** presentAllSteps() for a request (a watch of a webhook-converted resource). */
-  presentAllAsync(
-    info: ResourceInfo,
-    version: ResourceVersionInfo,
-    stored: KubeObject[],
-  ): Promise<KubeObject[]> {
-    return runAsync(this.presentAllSteps(info, version, stored), this.driver);
-  }
-
-  /** Converts many stored objects with one webhook call (a list, a deletecollection). */
-  *presentAllSteps(
-    info: ResourceInfo,
-    version: ResourceVersionInfo,
-    stored: KubeObject[],
-  ): Steps<KubeObject[]> {
-    const foreign = stored.filter((o) => needsWebhook(info, version, o));
-    if (foreign.length === 0) return stored.map((o) => this.view(info, version, o));
-    const converted = (yield { step: "convert", info, objects: foreign, version }) as KubeObject[];
-    let i = 0;
-    return stored.map((o) =>
-      needsWebhook(info, version, o)
-        ? fromConverted(info, version, converted[i++]!)
-        : this.view(info, version, o),
-    );
-  }
-
-  /** Serves a stored object in the requested version. */
-  present(info: ResourceInfo, version: ResourceVersionInfo, stored: KubeObject): KubeObject {
-    if (info.sharedStorage) return deepClone(info.sharedStorage.fromStorage(stored));
-    return fromStorage(info, version, stored);
-  }
-
-  /**
-   * A read-only view for responses: built-ins served in one version need no conversion, so the
-   * stored object itself is returned (stored objects are never mutated); callers that change it
-   * must clone first.
-   */
-  view(info: ResourceInfo, version: ResourceVersionInfo, stored: KubeObject): KubeObject {
-    if (!info.custom && !info.sharedStorage && !info.convert) return stored;
-    return this.present(info, version, stored);
-  }
-
-  selectors(scope: RequestScope): { label?: LabelSelector; field?: (o: KubeObject) => boolean } {
-    const ls = scope.query.get("labelSelector");
-    const fs = scope.query.get("fieldSelector");
-    return {
-      ...(ls ? { label: parseLabelSelector(ls) } : {}),
-      ...(fs ? { field: fieldMatcher(parseFieldSelector(fs), scope.info) } : {}),
-    };
-  }
-
-  /** The stored objects a list or watch selects (namespace + selectors). */
-  matcher(scope: RequestScope): (o: KubeObject) => boolean {
-    const { label, field } = this.selectors(scope);
-    const ns = scope.info.namespaced ? scope.namespace : undefined;
-    return (o) =>
-      (ns === undefined || o.metadata?.namespace === ns) &&
-      (!label || label.matches(o.metadata?.labels)) &&
-      (!field || field(o));
-  }
-
-  list(scope: RequestScope): KubeObject {
-    return runSync(this.listSteps(scope));
-  }
-
-  listAsync(scope: RequestScope): Promise<KubeObject> {
-    return runAsync(this.listSteps(scope), this.driver);
-  }
-
-  private *listSteps(scope: RequestScope): Steps<KubeObject> {
-    const current = this.store.currentRV();
-    checkListOptions(scope.query, current);
-    const match = this.matcher(scope);
-    const ns = scope.info.namespaced ? scope.namespace : undefined;
-    const page = paginate(
-      this.store.list(this.bucket(scope.info), ns).filter(match),
-      scope.query,
-      current,
-    );
-    return {
-      apiVersion: groupVersion(scope.info.group, scope.version.name),
-      kind: scope.info.listKind,
-      metadata: page.metadata,
-      items: yield* this.presentAllSteps(scope.info, scope.version, page.items),
-    };
-  }
-
+export class ObjectRest extends ObjectDeletes {
   // ---------------------------------------------------------------- create
 
   create(
@@ -502,193 +347,6 @@ export class ObjectRest {
     return this.updateAsync({ ...scope, subresource: "finalize" }, next);
   }
 
-  // ---------------------------------------------------------------- delete
-
-  delete(scope: RequestScope, opts: DeleteOptions): WriteResult {
-    return runSync(this.deleteSteps(scope, opts));
-  }
-
-  /** delete() for a request: admission and conversion webhooks are called. */
-  deleteAsync(scope: RequestScope, opts: DeleteOptions): Promise<WriteResult> {
-    return runAsync(this.deleteSteps(scope, opts), this.driver);
-  }
-
-  private *deleteSteps(scope: RequestScope, opts: DeleteOptions): Steps<WriteResult> {
-    const info = scope.info;
-    validateDeleteOptions(opts);
-    const dryRun = isDryRun(scope.query, opts);
-    const stored = this.existing(scope);
-    const sm = stored.metadata ?? {};
-    const forbidden = strategyFor(info).deleteForbidden?.(stored);
-    if (forbidden) throw errors.forbidden(gr(info), sm.name ?? "", forbidden);
-    const pre = opts.preconditions;
-    if (pre?.uid && pre.uid !== sm.uid) {
-      throw errors.conflict(
-        gr(info),
-        sm.name ?? "",
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${sm.uid}`,
-      );
-    }
-    if (pre?.resourceVersion && pre.resourceVersion !== sm.resourceVersion) {
-      throw errors.conflict(
-        gr(info),
-        sm.name ?? "",
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${sm.resourceVersion}`,
-      );
-    }
-    yield* this.admitDelete(scope, stored, opts, dryRun);
-    // The webhooks were awaited: the object may have changed meanwhile.
-    const current = this.existing(scope);
-    if (current !== stored) {
-      if (pre?.resourceVersion || pre?.uid) throw errors.optimisticLock(gr(info), sm.name ?? "");
-      throw new ConcurrentWrite(gr(info), sm.name ?? "");
-    }
-    return yield* this.deleteStoredSteps(info, scope.version, stored, opts, dryRun);
-  }
-
-  /**
-   * Admission of a deletion: no new object, the existing one as oldObject and the DeleteOptions
-   * (`apiserver: pkg/registry/rest/delete.go` AdmissionToValidateObjectDeleteFunc).
-   */
-  private *admitDelete(
-    scope: RequestScope,
-    stored: KubeObject,
-    opts: DeleteOptions,
-    dryRun: boolean,
-  ): Steps<void> {
-    const oldObject = yield* this.presentSteps(scope.info, scope.version, stored);
-    const options = { kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1", ...opts } as JsonObject;
-    const itemScope = { ...scope, name: stored.metadata?.name ?? "" };
-    const point = { scope: itemScope, operation: "DELETE" as const, oldObject, options, dryRun };
-    yield { step: "mutate", ...point };
-    yield { step: "validate", ...point };
-  }
-
-  /** The deletion flow of store.go Delete, for one stored object. */
-  deleteStored(
-    info: ResourceInfo,
-    version: ResourceVersionInfo,
-    stored: KubeObject,
-    opts: DeleteOptions,
-    dryRun = false,
-  ): WriteResult {
-    return runSync(this.deleteStoredSteps(info, version, stored, opts, dryRun));
-  }
-
-  private *deleteStoredSteps(
-    info: ResourceInfo,
-    version: ResourceVersionInfo,
-    stored: KubeObject,
-    opts: DeleteOptions,
-    dryRun: boolean,
-  ): Steps<WriteResult> {
-    const next = deepClone(stored);
-    const nm = meta(next);
-    const sm = stored.metadata ?? {};
-    let finalizers = [...(nm.finalizers ?? [])];
-    const policy =
-      opts.propagationPolicy ??
-      (opts.orphanDependents === true
-        ? "Orphan"
-        : opts.orphanDependents === false
-          ? "Background"
-          : undefined);
-    if (policy === "Orphan") {
-      finalizers = finalizers.filter((f) => f !== "foregroundDeletion");
-      if (!finalizers.includes("orphan")) finalizers.push("orphan");
-    } else if (policy === "Foreground") {
-      finalizers = finalizers.filter((f) => f !== "orphan");
-      if (!finalizers.includes("foregroundDeletion")) finalizers.push("foregroundDeletion");
-    } else if (policy === "Background") {
-      finalizers = finalizers.filter((f) => f !== "orphan" && f !== "foregroundDeletion");
-    }
-    const strategy = strategyFor(info);
-    const pending = strategy.pendingFinalizers?.(next) ?? [];
-    const graceful = strategy.gracePeriodSeconds?.(next, opts.gracePeriodSeconds) ?? 0;
-    if (finalizers.length > 0 || pending.length > 0 || graceful) {
-      const first = !sm.deletionTimestamp;
-      const changedFinalizers = !deepEqual(finalizers, sm.finalizers ?? []);
-      if (!first && !changedFinalizers) {
-        return { code: 200, body: yield* this.presentSteps(info, version, stored) };
-      }
-      if (finalizers.length > 0) nm.finalizers = finalizers;
-      else delete nm.finalizers;
-      if (first) {
-        nm.deletionTimestamp = graceful ? nowTime(Date.now() + graceful * 1000) : nowTime();
-        nm.deletionGracePeriodSeconds = graceful || 0;
-        if (info.generation && nm.generation !== undefined) nm.generation += 1;
-        strategy.beginDeletion?.(next);
-      }
-      if (dryRun) return { code: 200, body: yield* this.presentSteps(info, version, next) };
-      const rv = this.store.nextRV();
-      nm.resourceVersion = String(rv);
-      this.store.commit(this.bucket(info), "MODIFIED", next, rv, stored);
-      return {
-        code: opts.orphanDependents === false ? 202 : 200,
-        body: yield* this.presentSteps(info, version, next),
-      };
-    }
-    if (dryRun) return { code: 200, body: yield* this.deleteResponse(info, version, next) };
-    const rv = this.store.nextRV();
-    nm.resourceVersion = String(rv);
-    this.store.commit(this.bucket(info), "DELETED", next, rv, stored);
-    return { code: 200, body: yield* this.deleteResponse(info, version, next) };
-  }
-
-  private *deleteResponse(
-    info: ResourceInfo,
-    version: ResourceVersionInfo,
-    obj: KubeObject,
-  ): Steps<KubeObject> {
-    if (info.returnDeletedObject) return yield* this.presentSteps(info, version, obj);
-    return {
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Success",
-      details: {
-        name: obj.metadata?.name,
-        ...(info.group ? { group: info.group } : {}),
-        kind: info.resource,
-        uid: obj.metadata?.uid,
-      },
-    };
-  }
-
-  deleteCollection(scope: RequestScope, opts: DeleteOptions): WriteResult {
-    return runSync(this.deleteCollectionSteps(scope, opts));
-  }
-
-  /** deleteCollection() for a request: admission per item, as kube runs it. */
-  deleteCollectionAsync(scope: RequestScope, opts: DeleteOptions): Promise<WriteResult> {
-    return runAsync(this.deleteCollectionSteps(scope, opts), this.driver);
-  }
-
-  private *deleteCollectionSteps(scope: RequestScope, opts: DeleteOptions): Steps<WriteResult> {
-    validateDeleteOptions(opts);
-    const dryRun = isDryRun(scope.query, opts);
-    const match = this.matcher(scope);
-    const ns = scope.info.namespaced ? scope.namespace : undefined;
-    const items = this.store.list(this.bucket(scope.info), ns).filter(match);
-    const deleted: KubeObject[] = [];
-    for (const o of items) {
-      yield* this.admitDelete(scope, o, opts, dryRun);
-      const r = yield* this.deleteStoredSteps(scope.info, scope.version, o, opts, dryRun);
-      deleted.push(
-        r.body.kind === "Status" ? yield* this.presentSteps(scope.info, scope.version, o) : r.body,
-      );
-    }
-    return {
-      code: 200,
-      body: {
-        apiVersion: groupVersion(scope.info.group, scope.version.name),
-        kind: scope.info.listKind,
-        metadata: { resourceVersion: String(this.store.currentRV()) },
-        items: deleted,
-      },
-    };
-  }
-
   // ---------------------------------------------------------------- scale
 
   getScale(scope: RequestScope): KubeObject {
@@ -761,36 +419,11 @@ export class ObjectRest {
  * A write that lost a race while its webhooks were awaited, the client having asserted no
  * resourceVersion: kube's GuaranteedUpdate tries such a write again on the new object.
  */
-export class ConcurrentWrite extends ApiError {
-  constructor(gr: { group: string; resource: string }, name: string) {
-    const e = errors.optimisticLock(gr, name);
-    super(e.code, e.status.reason, e.message, e.status.details);
-  }
-}
-
-/** Runs a request's write again (from reading the object) while it loses such races. */
-export async function retryConcurrent<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (e) {
-      if (!(e instanceof ConcurrentWrite) || attempt >= 10) throw e;
-    }
-  }
-}
-
 export interface UpdateOptions {
   patch?: boolean;
   managedFields?: ManagedFieldsEntry[];
   /** false: the caller already ran the webhooks (a Scale written onto its object). */
   webhooks?: boolean;
-}
-
-/** A custom resource converted by its CRD's webhook, in another version than wanted. */
-function needsWebhook(info: ResourceInfo, version: ResourceVersionInfo, o: KubeObject): boolean {
-  return (
-    info.conversionWebhook !== undefined && o.apiVersion !== groupVersion(info.group, version.name)
-  );
 }
 
 function stripVolatile(o: KubeObject): KubeObject {

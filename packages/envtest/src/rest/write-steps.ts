@@ -5,6 +5,7 @@
  * callers inside the server (bootstrap, controllers: no webhooks) and HTTP requests, whose
  * driver awaits the webhook calls.
  */
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import {
   deepClone,
   groupVersion,
@@ -85,4 +86,28 @@ export async function runAsync<T>(steps: Steps<T>, driver: WriteDriver | undefin
     next = steps.next(answer);
   }
   return next.value;
+}
+
+/** What a write answers: the status code and the object. */
+export interface WriteResult {
+  code: number;
+  body: KubeObject;
+}
+
+export class ConcurrentWrite extends ApiError {
+  constructor(gr: { group: string; resource: string }, name: string) {
+    const e = errors.optimisticLock(gr, name);
+    super(e.code, e.status.reason, e.message, e.status.details);
+  }
+}
+
+/** Runs a request's write again (from reading the object) while it loses such races. */
+export async function retryConcurrent<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (!(e instanceof ConcurrentWrite) || attempt >= 10) throw e;
+    }
+  }
 }
