@@ -2,7 +2,9 @@
  * `opgen dev`: the embedded default. Builds the operator, starts @opgen/envtest with the project's
  * CRDs installed, writes a kubeconfig for kubectl, and runs the operator against it. The first
  * Ctrl-C (or SIGTERM) stops the operator with one SIGTERM, waits for its graceful shutdown, stops
- * the API server and exits 0; a second one kills the operator and exits 130.
+ * the API server and exits 0; a second one kills the operator and exits 130. A project with
+ * webhooks gets them served by the operator on a certificate envtest mints, with the configurations
+ * and CRD conversion installed pointing at it (src/dev/webhooks.ts).
  */
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -10,6 +12,12 @@ import { resolve } from "node:path";
 import { execa } from "execa";
 import { OperatorProcess } from "../dev/operator-process.js";
 import { listenForStopSignals, signalExitCode } from "../dev/stop-signals.js";
+import {
+  findDevWebhooks,
+  webhookServerAnswers,
+  webhookServerArgs,
+  webhooksReadyLine,
+} from "../dev/webhooks.js";
 import { readProject } from "../project/project-file.js";
 import { CliError } from "../util/errors.js";
 
@@ -25,6 +33,9 @@ export interface DevFlags {
  * (30 s), the event flush (2 s) and the lease release (up to 2 × 5 s), with a margin.
  */
 export const OPERATOR_STOP_GRACE_MS = 45_000;
+
+/** How long the operator may take to serve its webhooks before opgen dev says they do not answer. */
+const WEBHOOK_READY_WAIT_MS = 60_000;
 
 export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void> {
   const root = resolve(cwd);
@@ -49,6 +60,9 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
     );
   }
 
+  // Before anything starts: a webhook manifest that does not parse leaves nothing running.
+  const webhooks = await findDevWebhooks(root, project, process.env);
+
   // The operator serves its secure metrics on a free local port (envtest's admin token may scrape).
   const metricsPort = await freeLocalPort();
   const { startTestEnv } = await import("@opgen/envtest");
@@ -59,15 +73,18 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
     simulate: flags.simulate,
     port: flags.port,
     kubeconfigPath,
+    ...(webhooks.mode === "on" ? { webhooks: { paths: webhooks.paths } } : {}),
   }).catch((e: Error) => {
     throw new CliError(`envtest failed to start: ${startFailure(e, flags.port)}`);
   });
   process.stdout.write(
     `envtest ready at ${env.url} (${project.projectName}: CRDs installed)\n` +
       `kubectl: export KUBECONFIG=${kubeconfigPath}\n` +
+      (webhooks.mode === "disabled" ? "webhooks: not installed (ENABLE_WEBHOOKS=false)\n" : "") +
       `metrics: curl -k -H "Authorization: Bearer $(kubectl --kubeconfig '${kubeconfigPath}' config view --raw -o jsonpath='{.users[0].user.token}')" https://127.0.0.1:${metricsPort}/metrics\n`,
   );
 
+  const serving = webhooks.mode === "on" ? env.webhook : undefined;
   const signals = listenForStopSignals();
   const operator = new OperatorProcess(
     entry,
@@ -79,10 +96,23 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
       "--health-probe-bind-address",
       "0",
       "--zap-devel",
+      ...(serving ? webhookServerArgs(serving) : []),
     ],
     { cwd: root, env: { ...process.env, NODE_ENV: "development" } },
   );
   let graceTimer: NodeJS.Timeout | undefined;
+  const stopWaiting = new AbortController();
+  if (serving && webhooks.mode === "on") {
+    void webhookServerAnswers(serving, WEBHOOK_READY_WAIT_MS, stopWaiting.signal).then((up) => {
+      if (stopWaiting.signal.aborted) return;
+      if (up)
+        process.stdout.write(webhooksReadyLine(serving.url("/").replace(/\/$/, ""), webhooks));
+      else
+        process.stderr.write(
+          `opgen: the operator's webhook server does not answer at ${serving.url("/")} after ${WEBHOOK_READY_WAIT_MS / 1000} s, so webhook calls fail: register the webhooks in src/main.ts (setup...WebhookWithManager) and see its log above\n`,
+        );
+    });
+  }
   try {
     const first = await Promise.race([
       operator.exited.then((exit) => ({ exit, signal: undefined })),
@@ -133,6 +163,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
       );
     }
   } finally {
+    stopWaiting.abort();
     clearTimeout(graceTimer);
     operator.kill();
     await env.stop();
