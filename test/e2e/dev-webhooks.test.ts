@@ -1,0 +1,318 @@
+/**
+ * `opgen dev` on a project with webhooks, the local loop without cert-manager: a scaffolded project
+ * (`create api` v1 and v2, `create webhook --defaulting --programmatic-validation --conversion`)
+ * with a tiny defaulter, validator and conversion written into the generated files, its manifests
+ * generated and its TypeScript compiled; opgen dev runs in a process group of its own and the real
+ * kubectl drives it: a denial, a defaulted label, a v2 object read as v1. The project links the
+ * repository's node_modules (the same packages `opgen init` would install from file: specs), so
+ * no npm install is needed and the test stays quick.
+ */
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI, REPO_ROOT, runCli, tempDir } from "../helpers/cli.js";
+
+const RUNTIME = join(REPO_ROOT, "packages/runtime/dist/index.js");
+const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
+// Start-up of envtest and the operator takes a second alone, several on a busy 2-core CI machine.
+const SLOW = 90_000;
+
+interface Dev {
+  proc: ResultPromise<{ all: true; reject: false; detached: true }>;
+  output(): string;
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Signals opgen dev's whole process group, as the terminal does on Ctrl-C. */
+  signalGroup(signal: NodeJS.Signals): void;
+}
+
+const running: Dev[] = [];
+afterEach(() => {
+  for (const d of running.splice(0)) {
+    try {
+      if (d.proc.pid) process.kill(-d.proc.pid, "SIGKILL");
+    } catch {}
+  }
+});
+
+function startDev(dir: string, env: Record<string, string> = {}): Dev {
+  const proc = execa("node", [CLI, "dev", "--no-build", "--kubeconfig", "kc.yaml"], {
+    cwd: dir,
+    all: true,
+    reject: false,
+    detached: true,
+    env: { OPGEN_DEBUG: "", ...env },
+  });
+  let output = "";
+  proc.all.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const dev: Dev = {
+    proc,
+    output: () => output,
+    async waitFor(text, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const m =
+          typeof text === "string" ? (output.includes(text) ? [text] : null) : output.match(text);
+        if (m) return m as RegExpMatchArray;
+        if (proc.exitCode !== null || Date.now() > deadline)
+          throw new Error(`no ${String(text)} in the output of opgen dev:\n${output}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    signalGroup(signal) {
+      process.kill(-(proc.pid as number), signal);
+    },
+  };
+  running.push(dev);
+  return dev;
+}
+
+/** Replaces `from` (which must be there) in a generated file. */
+function edit(dir: string, path: string, from: string, to: string): void {
+  const file = join(dir, path);
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${path} no longer contains:\n${from}`);
+  writeFileSync(file, text.replace(from, to));
+}
+
+const appCluster = (version: string, name: string, spec: Record<string, string>) =>
+  JSON.stringify({
+    apiVersion: `demo.example.com/${version}`,
+    kind: "AppCluster",
+    metadata: { name },
+    spec,
+  });
+
+describe("opgen dev on a project with webhooks", () => {
+  const dir = join(tempDir("opgen-dev-webhooks-"), "webhook-dev");
+
+  async function ok(args: string[]) {
+    const result = await runCli(args, dir);
+    expect(result.exitCode, `${args.join(" ")}: ${result.stderr}`).toBe(0);
+  }
+
+  async function kubectl(args: string[], input?: string) {
+    return execa("kubectl", ["--kubeconfig", join(dir, "kc.yaml"), ...args], {
+      cwd: dir,
+      reject: false,
+      ...(input !== undefined ? { input } : {}),
+    });
+  }
+
+  beforeAll(async () => {
+    mkdirSync(dir);
+    await ok(["init", "--domain", "example.com", "--license", "none", "--skip-install"]);
+    const demo = ["--group", "demo", "--kind", "AppCluster"];
+    await ok(["create", "api", ...demo, "--version", "v1"]);
+    await ok(["create", "api", ...demo, "--version", "v2", "--controller=false"]);
+    await ok([
+      "create",
+      "webhook",
+      ...demo,
+      "--version",
+      "v1",
+      "--defaulting",
+      "--programmatic-validation",
+      "--conversion",
+      "--spoke",
+      "v2",
+    ]);
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+
+    // The defaulter labels tier=web; the validator denies foo=forbidden with a plain error (403)
+    // and foo=invalid with a 422 naming the field; v2 calls v1's foo bar.
+    const hook = "src/webhooks/v1/appcluster.webhook.ts";
+    edit(dir, hook, "  webhookFor,\n} from", "  errors,\n  field,\n  webhookFor,\n} from");
+    edit(
+      dir,
+      hook,
+      "    // TODO(user): fill in your defaulting logic, e.g.\n",
+      '    obj.metadata = { ...obj.metadata, labels: { tier: "web", ...obj.metadata?.labels } };\n',
+    );
+    edit(
+      dir,
+      hook,
+      "    // TODO(user): fill in your validation logic upon object creation, e.g. with `errors` and\n",
+      `    if (obj.spec?.foo === "forbidden") throw new Error("spec.foo: forbidden is not allowed");
+    if (obj.spec?.foo === "invalid") {
+      throw errors.invalid("AppCluster", "demo.example.com", obj.metadata?.name ?? "", [
+        field.invalid("spec.foo", obj.spec.foo, "must not be invalid"),
+      ]);
+    }
+`,
+    );
+    edit(dir, "src/api/v2/appcluster.types.ts", "  foo?: string;", "  bar?: string;");
+    const conversion = "src/api/v2/appcluster.conversion.ts";
+    edit(dir, conversion, "spec: { ...src.spec },", "spec: { foo: src.spec?.bar },");
+    edit(dir, conversion, "spec: { ...hub.spec },", "spec: { bar: hub.spec?.foo },");
+
+    await ok(["manifests"]);
+    const build = await execa("node", [TSC, "-p", "tsconfig.json"], {
+      cwd: dir,
+      reject: false,
+      all: true,
+    });
+    expect(build.exitCode, build.all).toBe(0);
+  }, 120_000);
+
+  it(
+    "serves the webhooks from the operator: kubectl sees denials, defaults and conversion; Ctrl-C exits 0",
+    async () => {
+      const dev = startDev(dir);
+      const [, port] = await dev.waitFor(
+        /^webhooks ready at https:\/\/127\.0\.0\.1:(\d+) \(mutating-webhook-configuration, validating-webhook-configuration, conversion of appclusters\.demo\.example\.com\)$/m,
+      );
+      // The operator was started on envtest's certificate and port, with dev's metrics flags.
+      const certDir = (await dev.waitFor(/certDir="([^"]+)"/))[1] as string;
+      expect(dev.output()).toContain(
+        `Serving webhook server\thost="" port=${port} certDir="${certDir}"`,
+      );
+      expect(existsSync(join(certDir, "tls.crt"))).toBe(true);
+
+      const installed = await kubectl([
+        "get",
+        "validatingwebhookconfiguration/validating-webhook-configuration",
+        "-o",
+        "jsonpath={.webhooks[0].clientConfig.url}",
+      ]);
+      expect(installed.stdout).toBe(
+        `https://127.0.0.1:${port}/validate-demo-example-com-v1-appcluster`,
+      );
+
+      const denied = await kubectl(
+        ["create", "-f", "-"],
+        appCluster("v1", "bad", { foo: "forbidden" }),
+      );
+      expect(denied.exitCode).toBe(1);
+      expect(denied.stderr.trim()).toBe(
+        'Error from server (Forbidden): error when creating "STDIN": admission webhook "vappcluster-v1.kb.io" denied the request: spec.foo: forbidden is not allowed',
+      );
+      const invalid = await kubectl(
+        ["create", "-f", "-"],
+        appCluster("v1", "bad", { foo: "invalid" }),
+      );
+      expect(invalid.exitCode).toBe(1);
+      expect(invalid.stderr).toContain('spec.foo: Invalid value: "invalid": must not be invalid');
+      // A v2 object reaches the v1 webhooks converted (matchPolicy Equivalent).
+      const deniedV2 = await kubectl(
+        ["create", "-f", "-"],
+        appCluster("v2", "bad", { bar: "forbidden" }),
+      );
+      expect(deniedV2.stderr).toContain(
+        'admission webhook "vappcluster-v1.kb.io" denied the request',
+      );
+
+      const created = await kubectl(
+        ["create", "-f", "-"],
+        appCluster("v2", "good", { bar: "fine" }),
+      );
+      expect(created.exitCode, created.stderr).toBe(0);
+      const v1 = JSON.parse(
+        (await kubectl(["get", "appclusters.v1.demo.example.com/good", "-o", "json"])).stdout,
+      );
+      expect(v1.spec).toEqual({ foo: "fine" });
+      expect(v1.metadata.labels).toEqual({ tier: "web" });
+      const v2 = JSON.parse(
+        (await kubectl(["get", "appclusters.v2.demo.example.com/good", "-o", "json"])).stdout,
+      );
+      expect(v2.apiVersion).toBe("demo.example.com/v2");
+      expect(v2.spec).toEqual({ bar: "fine" });
+
+      dev.signalGroup("SIGINT");
+      const result = await dev.proc;
+      expect(result.exitCode, dev.output()).toBe(0);
+      expect(dev.output()).toContain("Manager stopped");
+      expect(dev.output()).not.toMatch(/^opgen: /m);
+      // The serving certificate goes with the API server.
+      expect(existsSync(certDir)).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    "with ENABLE_WEBHOOKS=false installs none, and the operator serves none",
+    async () => {
+      const dev = startDev(dir, { ENABLE_WEBHOOKS: "false" });
+      await dev.waitFor("webhooks: not installed (ENABLE_WEBHOOKS=false)");
+      await dev.waitFor(/Starting workers\tcontroller="appcluster"/);
+      const configs = await kubectl([
+        "get",
+        "mutatingwebhookconfigurations,validatingwebhookconfigurations",
+        "-o",
+        "name",
+      ]);
+      expect(configs.stdout.trim()).toBe("");
+      const created = await kubectl(
+        ["create", "-f", "-"],
+        appCluster("v1", "free", { foo: "forbidden" }),
+      );
+      expect(created.exitCode, created.stderr).toBe(0);
+      dev.signalGroup("SIGINT");
+      const result = await dev.proc;
+      expect(result.exitCode, dev.output()).toBe(0);
+      expect(dev.output()).not.toContain("webhooks ready");
+      expect(dev.output()).not.toContain("Serving webhook server");
+    },
+    SLOW,
+  );
+});
+
+describe("opgen dev's webhook start-up failures exit 1 in one line, nothing left running", () => {
+  /** A project whose operator would say it started (it must not be). */
+  function project(resources = "[]"): string {
+    const dir = tempDir("opgen-dev-webhooks-bad-");
+    writeFileSync(
+      join(dir, "PROJECT"),
+      `domain: my.domain\nlayout:\n- typescript.opgen.io/v1\nprojectName: bad\nresources: ${resources}\nversion: '3'\n`,
+    );
+    mkdirSync(join(dir, "dist"));
+    writeFileSync(
+      join(dir, "dist/main.js"),
+      `await import(${JSON.stringify(RUNTIME)}); console.log("operator started pid=" + process.pid); setInterval(() => {}, 1000);\n`,
+    );
+    return dir;
+  }
+
+  it("a webhook manifest that does not parse", async () => {
+    const dir = project();
+    mkdirSync(join(dir, "config/webhook"), { recursive: true });
+    writeFileSync(join(dir, "config/webhook/manifests.yaml"), "webhooks: [unclosed\n");
+    const dev = startDev(dir);
+    const result = await dev.proc;
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim()).toMatch(
+      /^opgen: cannot read the webhook manifests: \S+config\/webhook\/manifests\.yaml: [^\n]+; fix the file \(or run opgen manifests\) and run opgen dev again$/,
+    );
+    expect(dev.output()).not.toContain("operator started");
+  });
+
+  it("webhooks in PROJECT without config/webhook/manifests.yaml", async () => {
+    const dir = project(
+      "\n- api:\n    crdVersion: v1\n    namespaced: true\n  domain: my.domain\n  group: demo\n  kind: AppCluster\n  path: src/api/v1\n  version: v1\n  webhooks:\n    defaulting: true\n    webhookVersion: v1",
+    );
+    const dev = startDev(dir);
+    const result = await dev.proc;
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      "opgen: PROJECT declares webhooks for AppCluster v1 but config/webhook/manifests.yaml does not exist: run opgen manifests (or drop --no-build) and opgen dev again",
+    );
+    expect(dev.output()).not.toContain("operator started");
+  });
+
+  it("a webhook configuration the API server refuses", async () => {
+    const dir = project();
+    mkdirSync(join(dir, "config/webhook"), { recursive: true });
+    writeFileSync(
+      join(dir, "config/webhook/manifests.yaml"),
+      "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: v\nwebhooks:\n- name: no-dots\n  clientConfig:\n    service: { name: s, namespace: system, path: /v }\n  admissionReviewVersions: [v1]\n  sideEffects: None\n",
+    );
+    const dev = startDev(dir);
+    const result = await dev.proc;
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^opgen: envtest failed to start: [^\n]*no-dots[^\n]*$/);
+    expect(dev.output()).not.toContain("operator started");
+  });
+});
