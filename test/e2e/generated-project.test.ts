@@ -1,8 +1,9 @@
 /**
  * The whole user path, end to end: `opgen init` (with npm install of the local packages), `create
  * api`, `npm run build` (manifests + tsc), `manifests --check`, `kubectl kustomize config/default`
- * and the project's own `npm test`; then the AppCluster tutorial (examples/appcluster-operator)
- * laid over the scaffold, tested, and run with `opgen dev` while the real kubectl drives it.
+ * and the project's own `npm test`; then a second API version and the webhooks (`create api
+ * --version v2`, `create webhook`), the AppCluster tutorial (examples/appcluster-operator) laid over
+ * the scaffold, tested, and run with `opgen dev` while the real kubectl drives it, as `npm run demo`.
  */
 import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -72,8 +73,18 @@ describe("a generated project", () => {
     expect(all).toMatch(/1 passed/);
   }, 120_000);
 
-  describe("with the AppCluster tutorial laid over the scaffold", () => {
+  describe("with v2, the webhooks and the AppCluster tutorial laid over the scaffold", () => {
     beforeAll(async () => {
+      const kind = ["--group", "demo", "--kind", "AppCluster"];
+      for (const args of [
+        ["create", "api", ...kind, "--version", "v2", "--controller=false"],
+        ["create", "webhook", ...kind, "--version", "v1", "--defaulting"],
+        ["create", "webhook", ...kind, "--version", "v1", "--programmatic-validation"],
+        ["create", "webhook", ...kind, "--version", "v1", "--conversion", "--spoke", "v2"],
+      ]) {
+        const result = await runCli(args, dir);
+        expect(result.exitCode, `${args.join(" ")}: ${result.stderr}`).toBe(0);
+      }
       cpSync(join(REPO_ROOT, "examples/appcluster-operator/src"), join(dir, "src"), {
         recursive: true,
       });
@@ -93,7 +104,16 @@ describe("a generated project", () => {
         join(dir, "config/crd/bases/demo.my.domain_appclusters.yaml"),
         "utf8",
       );
-      const version = parse(crd).spec.versions[0];
+      const versions = parse(crd).spec.versions;
+      // v1 is stored (@storageversion, the conversion hub); v2 is served and converted.
+      expect(versions.map((v: { name: string; storage: boolean }) => [v.name, v.storage])).toEqual([
+        ["v1", true],
+        ["v2", false],
+      ]);
+      expect(versions[1].schema.openAPIV3Schema.properties.spec.properties).toHaveProperty(
+        "replicas",
+      );
+      const version = versions[0];
       expect(version.schema.openAPIV3Schema.properties.spec.properties.size).toEqual({
         description: "size is the number of pods to run (the desired state).",
         format: "int32",
@@ -107,9 +127,34 @@ describe("a generated project", () => {
       ]);
     });
 
-    it("passes the tutorial's tests", async () => {
+    it("generates the webhook configurations and renders them with cert-manager", async () => {
+      const webhooks = parseAllDocuments(
+        readFileSync(join(dir, "config/webhook/manifests.yaml"), "utf8"),
+      ).map((d) => d.toJS());
+      expect(
+        webhooks.map((w) => [w.kind, w.webhooks.map((h: { name: string }) => h.name)]),
+      ).toEqual([
+        ["MutatingWebhookConfiguration", ["mappcluster-v1.kb.io"]],
+        ["ValidatingWebhookConfiguration", ["vappcluster-v1.kb.io"]],
+      ]);
+      const { stdout } = await sh("kubectl", ["kustomize", "config/default"]);
+      const docs = parseAllDocuments(stdout).map((d) => d.toJS());
+      const crd = docs.find((d) => d.kind === "CustomResourceDefinition");
+      expect(crd.spec.conversion.strategy).toBe("Webhook");
+      expect(crd.metadata.annotations["cert-manager.io/inject-ca-from"]).toBeDefined();
+      expect(docs.map((d) => d.kind)).toEqual(
+        expect.arrayContaining([
+          "MutatingWebhookConfiguration",
+          "ValidatingWebhookConfiguration",
+          "Certificate",
+          "Issuer",
+        ]),
+      );
+    });
+
+    it("passes the tutorial's tests (controller, webhooks and conversion on envtest)", async () => {
       const { all } = await sh("npm", ["test"]);
-      expect(all).toMatch(/3 passed/);
+      expect(all).toMatch(/11 passed/);
     }, 120_000);
 
     it("runs under opgen dev while kubectl drives it", async () => {
@@ -124,28 +169,72 @@ describe("a generated project", () => {
         output += chunk.toString();
       });
       try {
-        for (let i = 0; i < 300 && !output.includes("envtest ready"); i++)
+        for (let i = 0; i < 300 && !output.includes("webhooks ready"); i++)
           await new Promise((r) => setTimeout(r, 100));
         expect(output).toContain("envtest ready");
+        expect(output).toContain("webhooks ready");
         const env = { KUBECONFIG: kubeconfig };
-        await sh("kubectl", ["apply", "-k", "config/samples"], env);
-        await sh(
-          "kubectl",
-          [
-            "wait",
-            "--for=jsonpath={.status.ready}=2",
-            "appclusters/appcluster-sample",
-            "--timeout=60s",
-          ],
-          env,
+        const tooBig = await execa("kubectl", ["apply", "-f", "-"], {
+          cwd: dir,
+          reject: false,
+          env: { ...env, CI: "true" },
+          input: JSON.stringify({
+            apiVersion: "demo.my.domain/v1",
+            kind: "AppCluster",
+            metadata: { namespace: "default", name: "too-big" },
+            spec: { size: 20 },
+          }),
+        });
+        expect(tooBig.exitCode).not.toBe(0);
+        expect(tooBig.stderr).toContain(
+          'The AppCluster "too-big" is invalid: spec.size: Invalid value: 20: must be no more than 10',
         );
+        await sh("kubectl", ["apply", "-k", "config/samples"], env);
+        for (const [name, ready] of [
+          ["appcluster-sample", 2],
+          ["appcluster-sample-v2", 3],
+        ])
+          await sh(
+            "kubectl",
+            [
+              "wait",
+              `--for=jsonpath={.status.ready}=${ready}`,
+              `appclusters.v1.demo.my.domain/${name}`,
+              "--timeout=60s",
+            ],
+            env,
+          );
+        const get = async (resource: string, name: string, path: string) =>
+          (await sh("kubectl", ["get", resource, name, "-o", `jsonpath=${path}`], env)).stdout;
+        // The defaulting webhook labelled the size-2 sample; the conversion webhook serves both ways.
+        expect(
+          await get(
+            "appclusters.v1.demo.my.domain",
+            "appcluster-sample",
+            "{.metadata.labels.tier}",
+          ),
+        ).toBe("web");
+        expect(
+          await get(
+            "appclusters.v1.demo.my.domain",
+            "appcluster-sample-v2",
+            "{.apiVersion} {.spec}",
+          ),
+        ).toBe('demo.my.domain/v1 {"size":3}');
+        expect(
+          await get("appclusters.v2.demo.my.domain", "appcluster-sample", "{.apiVersion} {.spec}"),
+        ).toBe('demo.my.domain/v2 {"replicas":2}');
         const { stdout: pods } = await sh(
           "kubectl",
           ["get", "pods", "-l", "app=appcluster-sample", "-o", "name"],
           env,
         );
         expect(pods.trim().split("\n")).toHaveLength(2);
-        const { stdout: table } = await sh("kubectl", ["get", "appclusters"], env);
+        const { stdout: table } = await sh(
+          "kubectl",
+          ["get", "appclusters.v1.demo.my.domain"],
+          env,
+        );
         expect(table).toMatch(/^NAME\s+SIZE\s+READY\s+AGE\n/);
         expect(table).toMatch(/appcluster-sample\s+2\s+2\s+/);
       } finally {

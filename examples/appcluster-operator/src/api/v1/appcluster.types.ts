@@ -18,8 +18,10 @@ export interface AppClusterStatus {
 }
 
 /**
- * AppCluster runs `size` nginx pods and reports how many exist.
+ * AppCluster runs `size` nginx pods and reports how many exist. v1 is the version the API server
+ * stores and the conversion hub: v2 converts to and from it (src/api/v2/appcluster.conversion.ts).
  * @resource scope=Namespaced shortName=ac
+ * @storageversion
  * @subresource status
  * @printcolumn name=Size type=integer jsonPath=.spec.size
  * @printcolumn name=Ready type=integer jsonPath=.status.ready
