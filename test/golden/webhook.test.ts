@@ -122,7 +122,7 @@ describe("controller-tools' valid goldens", () => {
       const { files, diagnostics } = await generate(name);
       expect(files).toEqual([]);
       expect(diagnostics.map(formatDiagnostic)).toEqual([
-        `src/webhook.ts:${line}:4: @webhook: kube-apiserver would refuse ValidatingWebhookConfiguration ${name === "valid-custom-name" ? "bar" : "validating-webhook-configuration"}: name: Duplicate value: "validation.cronjob.testdata.kubebuilder.io"; webhook names must be unique within one ValidatingWebhookConfiguration, rename one (e.g. validation-2.cronjob.testdata.kubebuilder.io)`,
+        `src/webhook.ts:${line}:4: @webhook: kube-apiserver would refuse ValidatingWebhookConfiguration ${name === "valid-custom-name" ? "bar" : "validating-webhook-configuration"}: webhooks[1].name: Duplicate value: "validation.cronjob.testdata.kubebuilder.io"; webhook names must be unique within one ValidatingWebhookConfiguration, rename one (e.g. validation-2.cronjob.testdata.kubebuilder.io)`,
       ]);
     },
   );

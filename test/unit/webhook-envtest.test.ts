@@ -111,8 +111,11 @@ async function createAll(docs: Json[]): Promise<void> {
   }
 }
 
-/** What controller-gen would write for `source`, before opgen's kube-apiserver checks. */
-async function unchecked(source: string): Promise<Json[]> {
+/**
+ * What controller-gen would write for `source`, before opgen's kube-apiserver checks, and the
+ * messages of those checks.
+ */
+async function unchecked(source: string): Promise<{ docs: Json[]; refusals: string[] }> {
   const project = mkdtempSync(join(dir, "u-"));
   mkdirSync(join(project, "src"));
   writeFileSync(join(project, "src/hooks.ts"), source);
@@ -122,7 +125,10 @@ async function unchecked(source: string): Promise<Json[]> {
   expect([...collected.diagnostics, ...built.diagnostics]).toEqual([]);
   const { diagnostics } = await generateWebhooks({ projectDir: project });
   expect(diagnostics.length).toBeGreaterThan(0);
-  return built.configurations.map((c) => c.object as unknown as Json);
+  return {
+    docs: built.configurations.map((c) => c.object as unknown as Json),
+    refusals: diagnostics.map((d) => d.message),
+  };
 }
 
 describe("generated webhook configurations on an API server", () => {
@@ -149,9 +155,9 @@ describe("generated webhook configurations on an API server", () => {
     );
   });
 
-  it("what opgen refuses at the marker, the API server refuses too", async () => {
-    const hook = (name: string) =>
-      `/**\n * @webhook path=/validate-x mutating=false failurePolicy=fail sideEffects=None groups=apps resources=deployments verbs=create versions=v1 name=${name} admissionReviewVersions=v1\n */\nexport class C {}\n`;
+  it("what opgen refuses at the marker, the API server refuses too, in the same words", async () => {
+    const hook = (name: string, verbs = "create") =>
+      `/**\n * @webhook path=/validate-x mutating=false failurePolicy=fail sideEffects=None groups=apps resources=deployments verbs=${verbs} versions=v1 name=${name} admissionReviewVersions=v1\n */\nexport class C {}\n`;
     for (const [source, message] of [
       [
         hook("vdeploy.kb.io") + hook("vdeploy.kb.io"),
@@ -161,8 +167,16 @@ describe("generated webhook configurations on an API server", () => {
         hook("vdeploy.kb"),
         'webhooks[0].name: Invalid value: "vdeploy.kb": should be a domain with at least three segments separated by dots',
       ],
+      [
+        hook("vdeploy.kb.io", "*;create"),
+        'webhooks[0].rules[0].operations: Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: if \'*\' is present, must not specify other operations',
+      ],
     ] as const) {
-      const [doc] = await unchecked(source);
+      const {
+        docs: [doc],
+        refusals,
+      } = await unchecked(source);
+      expect(refusals.some((r) => r.endsWith(message) || r.includes(`${message};`))).toBe(true);
       const refused = await call("POST", `${API}/validatingwebhookconfigurations`, doc);
       expect(refused.status).toBe(422);
       expect(String(refused.body.message)).toContain(message);

@@ -216,10 +216,10 @@ describe("opgen manifests: webhooks", () => {
     const lines = err.trim().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(
-      'src/webhooks/v1/job.webhook.ts:3:4: @webhook: kube-apiserver would refuse MutatingWebhookConfiguration mutating-webhook-configuration: name: Invalid value: "mjob": should be a domain with at least three segments separated by dots',
+      'src/webhooks/v1/job.webhook.ts:3:4: @webhook: kube-apiserver would refuse MutatingWebhookConfiguration mutating-webhook-configuration: webhooks[0].name: Invalid value: "mjob": should be a domain with at least three segments separated by dots',
     );
     expect(lines[1]).toMatch(
-      /^src\/webhooks\/v1\/job\.webhook\.ts:10:4: @webhook: kube-apiserver would refuse ValidatingWebhookConfiguration validating-webhook-configuration: clientConfig\.service\.path: Invalid value: "\/Validate_Job": segment\[0\]: a lowercase RFC 1123 subdomain must consist of/,
+      /^src\/webhooks\/v1\/job\.webhook\.ts:10:4: @webhook: kube-apiserver would refuse ValidatingWebhookConfiguration validating-webhook-configuration: webhooks\[0\]\.clientConfig\.service\.path: Invalid value: "\/Validate_Job": segment\[0\]: a lowercase RFC 1123 subdomain must consist of/,
     );
     expect(existsSync(join(dir, MANIFESTS))).toBe(false);
     expect(existsSync(join(dir, "config/rbac/role.yaml"))).toBe(false);

@@ -245,6 +245,11 @@ describe("@webhook: refusals, one line at the marker", () => {
       `${set(`@webhook ${BASE}`, "path", undefined)} url=https://h.example.com/x servicePort=1`,
       "servicePort only apply with path=, not with url=",
     ],
+    [
+      "a path the API server takes but the runtime does not serve",
+      set(`@webhook ${BASE}`, "path", "/mutate.v1"),
+      'path "/mutate.v1": segments must be lower-case letters, digits and "-", starting and ending with a letter or digit; webhookFor (@opgen/runtime) serves only such paths, so the marker\'s path and the served one could not match',
+    ],
   ];
   it.each(cases)("%s", async (_, marker, message) => {
     const r = await run(marker);
@@ -260,14 +265,18 @@ describe("@webhook: refusals, one line at the marker", () => {
     [
       "failurePolicy",
       set(`@webhook ${BASE}`, "failurePolicy", "never"),
-      [kube('failurePolicy: Unsupported value: "never": supported values: "Fail", "Ignore"')],
+      [
+        kube(
+          'webhooks[0].failurePolicy: Unsupported value: "never": supported values: "Fail", "Ignore"',
+        ),
+      ],
     ],
     [
       "operation",
       set(`@webhook ${BASE}`, "verbs", "create;patch"),
       [
         kube(
-          'rules[0].operations[1]: Unsupported value: "patch": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"',
+          'webhooks[0].rules[0].operations[1]: Unsupported value: "patch": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"',
         ),
       ],
     ],
@@ -276,7 +285,7 @@ describe("@webhook: refusals, one line at the marker", () => {
       set(`@webhook ${BASE}`, "verbs", "*;create"),
       [
         kube(
-          'rules[0].operations: Invalid value: ["*","CREATE"]: if \'*\' is present, must not specify other operations',
+          'webhooks[0].rules[0].operations: Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: if \'*\' is present, must not specify other operations',
         ),
       ],
     ],
@@ -285,7 +294,7 @@ describe("@webhook: refusals, one line at the marker", () => {
       set(`@webhook ${BASE}`, "name", "mapp.kb"),
       [
         kube(
-          'name: Invalid value: "mapp.kb": should be a domain with at least three segments separated by dots',
+          'webhooks[0].name: Invalid value: "mapp.kb": should be a domain with at least three segments separated by dots',
         ),
       ],
     ],
@@ -294,7 +303,7 @@ describe("@webhook: refusals, one line at the marker", () => {
       set(`@webhook ${BASE}`, "name", "MApp.kb.io"),
       [
         expect.stringContaining(
-          'name: Invalid value: "MApp.kb.io": a lowercase RFC 1123 subdomain',
+          'webhooks[0].name: Invalid value: "MApp.kb.io": a lowercase RFC 1123 subdomain',
         ) as unknown as string,
       ],
     ],
@@ -303,7 +312,7 @@ describe("@webhook: refusals, one line at the marker", () => {
       set(`@webhook ${BASE}`, "resources", "*;apps"),
       [
         kube(
-          'rules[0].resources: Invalid value: ["*","apps"]: if \'*\' is present, must not specify other resources without subresources',
+          'webhooks[0].rules[0].resources: Invalid value: []string{"*", "apps"}: if \'*\' is present, must not specify other resources without subresources',
         ),
       ],
     ],
@@ -312,7 +321,7 @@ describe("@webhook: refusals, one line at the marker", () => {
       `${set(`@webhook ${BASE}`, "path", undefined)} url=http://h.example.com/x`,
       [
         kube(
-          "clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+          "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
         ),
       ],
     ],
@@ -321,21 +330,25 @@ describe("@webhook: refusals, one line at the marker", () => {
       `${set(`@webhook ${BASE}`, "path", undefined)} url="https://h.example.com/x?a=b"`,
       [
         kube(
-          'clientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL',
+          'webhooks[0].clientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL',
         ),
       ],
     ],
     [
       "path without /",
       set(`@webhook ${BASE}`, "path", "mutate"),
-      [kube("clientConfig.service.path: Invalid value: \"mutate\": must start with a '/'")],
+      [
+        kube(
+          "webhooks[0].clientConfig.service.path: Invalid value: \"mutate\": must start with a '/'",
+        ),
+      ],
     ],
     [
       "servicePort",
       `@webhook ${BASE} servicePort=70000`,
       [
         kube(
-          "clientConfig.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive",
+          "webhooks[0].clientConfig.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive",
         ),
       ],
     ],
@@ -343,9 +356,9 @@ describe("@webhook: refusals, one line at the marker", () => {
       "review versions",
       set(`@webhook ${BASE}`, "admissionReviewVersions", "v2;v2"),
       [
-        kube('admissionReviewVersions[1]: Invalid value: "v2": duplicate version'),
+        kube('webhooks[0].admissionReviewVersions[1]: Invalid value: "v2": duplicate version'),
         kube(
-          'admissionReviewVersions: Invalid value: ["v2","v2"]: must include at least one of v1, v1beta1',
+          'webhooks[0].admissionReviewVersions: Invalid value: []string{"v2", "v2"}: must include at least one of v1, v1beta1',
         ),
       ],
     ],
@@ -354,7 +367,7 @@ describe("@webhook: refusals, one line at the marker", () => {
       `@webhook ${BASE} patch=\`{"objectSelector":{"matchExpressions":[{"key":"a","operator":"In"}]}}\``,
       [
         kube(
-          "objectSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+          "webhooks[0].objectSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
         ),
       ],
     ],

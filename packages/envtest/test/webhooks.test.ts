@@ -903,6 +903,20 @@ describe("webhook configuration validation", () => {
             admissionReviewVersions: ["v1"],
             clientConfig: { url: "https://example.com/x", service: { namespace: "a", name: "b" } },
           },
+          {
+            name: "lists.example.com",
+            sideEffects: "None",
+            admissionReviewVersions: ["v2"],
+            clientConfig: { url: "https://example.com/x" },
+            rules: [
+              {
+                operations: ["*", "CREATE"],
+                apiGroups: [""],
+                apiVersions: ["v1"],
+                resources: ["pods"],
+              },
+            ],
+          },
         ],
       },
     );
@@ -918,6 +932,9 @@ describe("webhook configuration validation", () => {
         'webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
         "webhooks[1].clientConfig: Required value: exactly one of url or service is required",
         'webhooks[1].name: Duplicate value: "twice.example.com"',
+        // List values as Go prints them (the same text `opgen manifests` prints at the marker).
+        'webhooks[2].rules[0].operations: Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: if \'*\' is present, must not specify other operations',
+        'webhooks[2].admissionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
       ]),
     );
   });

@@ -5,14 +5,22 @@
  * controller-gen or kube-apiserver would refuse is an error at its marker, and then nothing is
  * returned. Without any webhook marker there is no file, as controller-gen writes none.
  */
+import {
+  defaultWebhookConfiguration,
+  validateWebhookConfiguration,
+} from "@opgen/apimachinery/admissionregistration";
+import { type FieldError, fieldErrorString } from "@opgen/apimachinery/status";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import { listSourceFiles } from "../../source/project-files.js";
 import { ProjectSources } from "../../source/project-sources.js";
 import { toYamlDocuments } from "../../util/yaml.js";
 import type { GeneratedFile } from "../types.js";
 import { collectWebhookMarkers } from "./collect.js";
-import { buildConfigurations, type WebhookConfiguration } from "./configurations.js";
-import { kubeProblems } from "./kube-checks.js";
+import {
+  buildConfigurations,
+  type LocatedConfiguration,
+  type WebhookConfiguration,
+} from "./configurations.js";
 
 export interface GenerateWebhooksOptions {
   /** The project root; every other path is relative to it. */
@@ -49,21 +57,7 @@ export async function generateWebhooks(
   const built = buildConfigurations(collected.webhooks, collected.configurations);
   const diagnostics = [...collected.diagnostics, ...built.diagnostics];
 
-  for (const { object, namedAt, positions } of built.configurations) {
-    for (const problem of kubeProblems(object)) {
-      const pos = problem.index === undefined ? namedAt : positions[problem.index];
-      if (!pos) continue; // the default names are valid
-      const where = problem.index === undefined ? "@webhookconfiguration" : "@webhook";
-      const hint = problem.message.startsWith("name: Duplicate value")
-        ? `; webhook names must be unique within one ${object.kind}, rename one (e.g. ${uniqueHint(object.webhooks[problem.index!]!.name)})`
-        : "";
-      diagnostics.push({
-        severity: "error",
-        ...pos,
-        message: `${where}: kube-apiserver would refuse ${object.kind} ${object.metadata.name}: ${problem.message}${hint}`,
-      });
-    }
-  }
+  for (const located of built.configurations) diagnostics.push(...kubeDiagnostics(located));
 
   const configurations = built.configurations.map((c) => c.object);
   const hasErrors = diagnostics.some((d) => d.severity === "error");
@@ -72,6 +66,37 @@ export async function generateWebhooks(
       ? []
       : [{ path: output, content: toYamlDocuments(configurations) }];
   return { files, diagnostics, found: collected.webhooks.length > 0, configurations };
+}
+
+/**
+ * What kube-apiserver would refuse on create, each error at the marker it comes from: checked on
+ * a defaulted copy (the server defaults before it validates), printed as kube prints it.
+ */
+function kubeDiagnostics({ object, namedAt, positions }: LocatedConfiguration): Diagnostic[] {
+  const defaulted = structuredClone(object);
+  defaultWebhookConfiguration(defaulted, object.kind);
+  const out: Diagnostic[] = [];
+  for (const error of validateWebhookConfiguration(defaulted)) {
+    const index = webhookIndex(error);
+    const pos = index === undefined ? namedAt : positions[index];
+    if (!pos) continue; // the default configuration names are valid
+    const hint =
+      index !== undefined && error.type === "FieldValueDuplicate"
+        ? `; webhook names must be unique within one ${object.kind}, rename one (e.g. ${uniqueHint(String(error.value))})`
+        : "";
+    out.push({
+      severity: "error",
+      ...pos,
+      message: `${index === undefined ? "@webhookconfiguration" : "@webhook"}: kube-apiserver would refuse ${object.kind} ${object.metadata.name}: ${fieldErrorString(error)}${hint}`,
+    });
+  }
+  return out;
+}
+
+/** The webhook an error's field path is in (`webhooks[2].name` -> 2); undefined for metadata. */
+function webhookIndex(error: FieldError): number | undefined {
+  const m = /^webhooks\[(\d+)\]/.exec(error.field);
+  return m ? Number(m[1]) : undefined;
 }
 
 /** A suggestion for a clashing name: `vcaptain-v1.kb.io` -> `vcaptain-v1-2.kb.io`. */

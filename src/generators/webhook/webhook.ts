@@ -4,9 +4,12 @@
  * (controller-tools pkg/webhook/parser.go): values normalised the same way (`fail` -> `Fail`,
  * `create` -> `CREATE`, `core` -> `""`), one rule per marker, the webhook Service by default, the
  * `patch` argument applied last. The checks controller-gen makes are here too, in opgen's words;
- * what only the API server checks is in `kube-checks.ts`.
+ * what the API server checks comes from @opgen/apimachinery/admissionregistration (index.ts), and a
+ * Service path must also be one the runtime serves (@opgen/apimachinery/names' rule).
  */
+import { webhookServiceErrors } from "@opgen/apimachinery/admissionregistration";
 import { applyStrategicMergePatch, catalogNode } from "@opgen/apimachinery/merge";
+import { webhookPathProblem } from "@opgen/apimachinery/names";
 import type { MarkerArgs, MarkerValue } from "../../markers/types.js";
 import { selectorFromString } from "./selector.js";
 
@@ -167,6 +170,7 @@ function buildClientConfig(args: MarkerArgs, errors: string[]): Record<string, u
     }
     return { url };
   }
+  if (path !== undefined) runtimePathErrors(path, errors);
   return {
     service: {
       name: text(args.serviceName) ?? DEFAULT_SERVICE_NAME,
@@ -175,6 +179,20 @@ function buildClientConfig(args: MarkerArgs, errors: string[]): Record<string, u
       ...(args.servicePort === undefined ? {} : { port: Number(args.servicePort) }),
     },
   };
+}
+
+/**
+ * A Service path the API server takes but `webhookFor` would not serve (a dot, a trailing "/"):
+ * refused here, since the marker and the served path must be equal. Paths the API server refuses
+ * are left to its check, which names the rule it breaks.
+ */
+function runtimePathErrors(path: string, errors: string[]): void {
+  const problem = webhookPathProblem(path);
+  if (!problem) return;
+  if (webhookServiceErrors({ name: "s", namespace: "s", path }, "path").length) return;
+  errors.push(
+    `path "${path}": ${problem}; webhookFor (@opgen/runtime) serves only such paths, so the marker's path and the served one could not match`,
+  );
 }
 
 /**

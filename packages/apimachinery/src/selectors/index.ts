@@ -19,3 +19,7 @@ export {
   selectorFromSet,
   toSelectorString,
 } from "./labels.js";
+export {
+  type LabelSelectorValidationOptions,
+  labelSelectorErrors,
+} from "./validation.js";

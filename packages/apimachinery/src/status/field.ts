@@ -48,6 +48,16 @@ export function goValue(text: string): GoValue {
   return new GoValue(text);
 }
 
+/**
+ * A Go string slice as `%#v` prints it in a field error: `[]string{"a", "b"}`, or with a named
+ * element type (`[]admissionregistration.OperationType{"*", "CREATE"}`).
+ */
+export function goStrings(values: readonly unknown[], elementType = "string"): GoValue {
+  return new GoValue(
+    `[]${elementType}{${values.map((v) => JSON.stringify(String(v))).join(", ")}}`,
+  );
+}
+
 /** Renders a value as Go's field errors do: strings quoted, numbers and booleans bare. */
 export function renderValue(v: unknown): string {
   if (v instanceof GoValue) return v.text;

@@ -11,6 +11,7 @@ export {
   fieldErrorBody,
   fieldErrorString,
   GoValue,
+  goStrings,
   goValue,
   OMIT_VALUE,
   renderValue,

@@ -4,9 +4,9 @@
  * exactly one of url/service and a known ConversionReview version; None forbids both. The
  * served resource records the webhook so reads and writes in other versions go through it.
  */
-import { type FieldError, goValue } from "@opgen/apimachinery/status";
+import { webhookClientConfigErrors } from "@opgen/apimachinery/admissionregistration";
+import { type FieldError, goStrings } from "@opgen/apimachinery/status";
 import { type ConversionWebhook, isObject, type JsonObject } from "../api/types.js";
-import { clientConfigErrors } from "../registry/admissionregistration/client-config.js";
 import type { Crd } from "./crd.js";
 
 const reviewVersions = ["v1", "v1beta1"];
@@ -70,10 +70,7 @@ export function validateConversion(crd: Crd): FieldError[] {
     });
   } else {
     errs.push(
-      ...clientConfigErrors(
-        webhook.clientConfig as JsonObject,
-        "spec.conversion.webhook.clientConfig",
-      ),
+      ...webhookClientConfigErrors(webhook.clientConfig, "spec.conversion.webhook.clientConfig"),
     );
   }
   const versions = webhook?.conversionReviewVersions;
@@ -87,7 +84,7 @@ export function validateConversion(crd: Crd): FieldError[] {
     errs.push({
       type: "FieldValueInvalid",
       field: "spec.conversion.webhook.conversionReviewVersions",
-      value: goStrings(versions as string[]),
+      value: goStrings(versions),
       detail: "must include at least one of v1, v1beta1",
     });
   }
@@ -100,9 +97,4 @@ export function validateConversion(crd: Crd): FieldError[] {
     });
   }
   return errs;
-}
-
-/** A []string as Go's %#v prints it in a field error. */
-function goStrings(vs: readonly string[]) {
-  return goValue(`[]string{${vs.map((v) => JSON.stringify(String(v))).join(", ")}}`);
 }
