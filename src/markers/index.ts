@@ -6,6 +6,7 @@
  *   const { markers, diagnostics } = parseMarkers(doc.tags, "field", reg);    // checked markers
  *   markers.find((m) => m.def.name === "validation Minimum")?.args[""];       // typed values
  */
+export { type GoStyleMarkerRule, goStyleMarkerWarnings } from "./go-style.js";
 export {
   type JSDocParts,
   LineMap,

@@ -6,7 +6,13 @@
  */
 
 import type { ts } from "ts-morph";
-import { LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
+import {
+  type GoStyleMarkerRule,
+  goStyleMarkerWarnings,
+  LineMap,
+  parseJSDoc,
+  parseMarkers,
+} from "../../markers/index.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import type { ProjectSources } from "../../source/project-sources.js";
 import { typescript } from "../../source/typescript.js";
@@ -41,29 +47,16 @@ function classDocs(file: ts.SourceFile): Map<number, string> {
   return owners;
 }
 
-// A Kubebuilder marker pasted as a Go-style line comment: `// +kubebuilder:rbac:groups=...`.
-const GO_STYLE_MARKER = /^([ \t]*\/\/[ \t]*)\+kubebuilder:rbac:(.*)$/gm;
-
 /**
- * Warnings for controller-gen markers written as `//` line comments, as they stand in Go code:
- * opgen reads only JSDoc, so such a line would silently grant nothing.
+ * controller-gen markers written as `//` line comments, as they stand in Go code: opgen reads
+ * only JSDoc, so such a line would silently grant nothing.
  */
-function goStyleMarkers(path: string, text: string): Diagnostic[] {
-  if (!text.includes("+kubebuilder:rbac:")) return [];
-  const lines = new LineMap(path, text);
-  const found: Diagnostic[] = [];
-  for (const match of text.matchAll(GO_STYLE_MARKER)) {
-    const pos = lines.position(match.index + match[1]!.length);
-    found.push({
-      severity: "warning",
-      file: path,
-      line: pos.line,
-      column: pos.column,
-      message: `a line comment is not a marker and grants nothing; write it in a JSDoc block: /** @rbac ${match[2]!.trim()} */`,
-    });
-  }
-  return found;
-}
+const GO_STYLE: GoStyleMarkerRule = {
+  names: "rbac",
+  literal: "+kubebuilder:rbac:",
+  message: (_, args) =>
+    `a line comment is not a marker and grants nothing; write it in a JSDoc block: /** @rbac ${args.trim()} */`,
+};
 
 export function collectRbacRules(
   sources: ProjectSources,
@@ -73,7 +66,7 @@ export function collectRbacRules(
   const diagnostics: Diagnostic[] = [];
   for (const path of paths) {
     const text = sources.text(path);
-    if (text) diagnostics.push(...goStyleMarkers(path, text));
+    if (text) diagnostics.push(...goStyleMarkerWarnings(path, text, GO_STYLE));
     // Most files hold no marker: skip them without parsing.
     if (!text || !MARKER_TEXT.test(text)) continue;
     const file = sources.syntaxTree(path)!;

@@ -4,7 +4,14 @@
  * scanned sources, checked by the shared marker parser. Like controller-gen's package-level
  * markers they count wherever they are written; other tags are left to their generators.
  */
-import { closest, LineMap, parseJSDoc, parseMarkers } from "../../markers/index.js";
+import {
+  closest,
+  type GoStyleMarkerRule,
+  goStyleMarkerWarnings,
+  LineMap,
+  parseJSDoc,
+  parseMarkers,
+} from "../../markers/index.js";
 import type { ParsedMarker } from "../../markers/types.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import type { ProjectSources } from "../../source/project-sources.js";
@@ -29,25 +36,12 @@ function isWebhookTag(name: string): boolean {
 }
 
 // A Kubebuilder marker pasted as a Go-style line comment: `// +kubebuilder:webhook:path=...`.
-const GO_STYLE_MARKER = /^([ \t]*\/\/[ \t]*)\+kubebuilder:(webhook(?:configuration)?):(.*)$/gm;
-
-/** Warnings for Go-style line comments, which would otherwise silently configure nothing. */
-function goStyleMarkers(path: string, text: string): Diagnostic[] {
-  if (!text.includes("+kubebuilder:webhook")) return [];
-  const lines = new LineMap(path, text);
-  const found: Diagnostic[] = [];
-  for (const match of text.matchAll(GO_STYLE_MARKER)) {
-    const pos = lines.position(match.index + match[1]!.length);
-    found.push({
-      severity: "warning",
-      file: path,
-      line: pos.line,
-      column: pos.column,
-      message: `a line comment is not a marker and configures no webhook; write it in a JSDoc block: /** @${match[2]} ${match[3]!.trim().replaceAll(",", " ")} */`,
-    });
-  }
-  return found;
-}
+const GO_STYLE: GoStyleMarkerRule = {
+  names: "webhook(?:configuration)?",
+  literal: "+kubebuilder:webhook",
+  message: (name, args) =>
+    `a line comment is not a marker and configures no webhook; write it in a JSDoc block: /** @${name} ${args.trim().replaceAll(",", " ")} */`,
+};
 
 /** Collects the markers of `paths` (project-relative sources), in file and source order. */
 export function collectWebhookMarkers(
@@ -59,7 +53,7 @@ export function collectWebhookMarkers(
     const text = sources.text(path);
     // Most files hold no webhook marker: skip them without parsing.
     if (!text) continue;
-    out.diagnostics.push(...goStyleMarkers(path, text));
+    out.diagnostics.push(...goStyleMarkerWarnings(path, text, GO_STYLE));
     if (!MARKER_TEXT.test(text)) continue;
     // Markers after a syntax error would be lost and the configuration silently short.
     const syntax = sources.syntaxErrors(path, "full");
