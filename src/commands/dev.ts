@@ -12,12 +12,7 @@ import { resolve } from "node:path";
 import { execa } from "execa";
 import { OperatorProcess } from "../dev/operator-process.js";
 import { listenForStopSignals, signalExitCode } from "../dev/stop-signals.js";
-import {
-  findDevWebhooks,
-  webhookServerAnswers,
-  webhookServerArgs,
-  webhooksReadyLine,
-} from "../dev/webhooks.js";
+import { announceWebhooksWhenServed, findDevWebhooks, webhookServerArgs } from "../dev/webhooks.js";
 import { readProject } from "../project/project-file.js";
 import { CliError } from "../util/errors.js";
 
@@ -103,15 +98,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
   let graceTimer: NodeJS.Timeout | undefined;
   const stopWaiting = new AbortController();
   if (serving && webhooks.mode === "on") {
-    void webhookServerAnswers(serving, WEBHOOK_READY_WAIT_MS, stopWaiting.signal).then((up) => {
-      if (stopWaiting.signal.aborted) return;
-      if (up)
-        process.stdout.write(webhooksReadyLine(serving.url("/").replace(/\/$/, ""), webhooks));
-      else
-        process.stderr.write(
-          `opgen: the operator's webhook server does not answer at ${serving.url("/")} after ${WEBHOOK_READY_WAIT_MS / 1000} s, so webhook calls fail: register the webhooks in src/main.ts (setup...WebhookWithManager) and see its log above\n`,
-        );
-    });
+    void announceWebhooksWhenServed(serving, webhooks, WEBHOOK_READY_WAIT_MS, stopWaiting.signal);
   }
   try {
     const first = await Promise.race([

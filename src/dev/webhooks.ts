@@ -113,6 +113,27 @@ export async function webhookServerAnswers(
   return false;
 }
 
+/**
+ * Prints the ready line once the operator's webhook server answers, or one line saying it does not
+ * after `timeoutMs` (opgen dev keeps running: the operator may still be starting, and its log
+ * says why); nothing once `signal` aborts (opgen dev is stopping).
+ */
+export async function announceWebhooksWhenServed(
+  serving: ServingEndpoint,
+  webhooks: { configurations: string[]; conversions: string[] },
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const up = await webhookServerAnswers(serving, timeoutMs, signal);
+  if (signal.aborted) return;
+  const url = serving.url("/").replace(/\/$/, "");
+  if (up) process.stdout.write(webhooksReadyLine(url, webhooks));
+  else
+    process.stderr.write(
+      `opgen: the operator's webhook server does not answer at ${url} after ${timeoutMs / 1000} s, so webhook calls fail: call the setup<Kind>WebhookWithManager(mgr) functions in src/main.ts and see the operator's log above\n`,
+    );
+}
+
 function firstLine(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   return (message.split("\n")[0] ?? message).trim();

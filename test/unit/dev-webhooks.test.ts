@@ -8,8 +8,9 @@ import { createServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareWebhookServing } from "@opgen/envtest";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
+  announceWebhooksWhenServed,
   findDevWebhooks,
   webhookServerAnswers,
   webhookServerArgs,
@@ -207,6 +208,31 @@ describe("webhookServerAnswers", () => {
       // Resolves (false) within a dial or two; vitest's test timeout fails it otherwise.
       expect(await answer).toBe(false);
     } finally {
+      serving.cleanup();
+    }
+  });
+});
+
+describe("announceWebhooksWhenServed", () => {
+  it("says in one line when the operator's webhook server does not answer, nothing once aborted", async () => {
+    const serving = await prepareWebhookServing();
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    try {
+      const none = { configurations: ["validating-webhook-configuration"], conversions: [] };
+      await announceWebhooksWhenServed(serving, none, 300, new AbortController().signal);
+      const aborted = new AbortController();
+      aborted.abort();
+      await announceWebhooksWhenServed(serving, none, 300, aborted.signal);
+      expect(stdout).not.toHaveBeenCalled();
+      expect(stderr.mock.calls).toEqual([
+        [
+          `opgen: the operator's webhook server does not answer at https://127.0.0.1:${serving.port} after 0.3 s, so webhook calls fail: call the setup<Kind>WebhookWithManager(mgr) functions in src/main.ts and see the operator's log above\n`,
+        ],
+      ]);
+    } finally {
+      stderr.mockRestore();
+      stdout.mockRestore();
       serving.cleanup();
     }
   });
