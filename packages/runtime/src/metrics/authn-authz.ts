@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import type http from "node:http";
+import { httpError } from "../internal/http-server.js";
 import type { RestRequest } from "../internal/rest/http.js";
 import type { Logger } from "../log/logger.js";
 import { ExpiringCache } from "./expiring-cache.js";
@@ -68,20 +69,6 @@ const defaults = {
   maxPendingReviews: 64,
   cacheSize: 1024,
 };
-
-/** Go's http.Error: the message and a newline as text/plain, not sniffable. */
-export function httpError(res: http.ServerResponse, code: number, msg: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res
-    .writeHead(code, {
-      "Content-Type": "text/plain; charset=utf-8",
-      "X-Content-Type-Options": "nosniff",
-    })
-    .end(`${msg}\n`);
-}
 
 /** The bearer token of an `Authorization` header, as k8s.io/apiserver's bearertoken reads it. */
 export function bearerToken(header: string | undefined): string | undefined {

@@ -6,18 +6,19 @@
  * HTTP/2 by default (HTTP/2 Stream Cancellation and Rapid Reset CVEs). The server defends itself:
  * header and request timeouts, a TLS handshake timeout, a connection cap, and no request bodies.
  */
-import http from "node:http";
-import http2 from "node:http2";
-import https from "node:https";
+import type http from "node:http";
+import type http2 from "node:http2";
+import type https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import type tls from "node:tls";
 import type { Registry } from "prom-client";
+import { createPlainServer, createTlsServer, httpError, tlsBase } from "../internal/http-server.js";
 import { requestUrl } from "../internal/request-url.js";
 import type { Logger } from "../log/logger.js";
 import { CertWatcher } from "../tls/certwatcher.js";
 import { selfSignedCertificate } from "../tls/self-signed.js";
-import { type Filter, type Handler, httpError } from "./authn-authz.js";
+import type { Filter, Handler } from "./authn-authz.js";
 
 export interface MetricsServerOptions {
   bind: { host?: string; port: number };
@@ -43,15 +44,6 @@ export interface MetricsServer {
   secure: boolean;
   close(): Promise<void>;
 }
-
-/** Limits as controller-runtime's httpserver.New sets them (ReadHeaderTimeout 32 s, IdleTimeout 90 s). */
-const limits = {
-  headersTimeout: 32_000,
-  requestTimeout: 60_000,
-  keepAliveTimeout: 90_000,
-  handshakeTimeout: 10_000,
-  maxConnections: 512,
-};
 
 function metricsHandler(registry: Registry): Handler {
   return async (req, res) => {
@@ -96,11 +88,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   let watcher: CertWatcher | undefined;
   let server: AnyServer;
   if (opts.secure) {
-    const tlsBase: tls.SecureContextOptions & tls.TlsOptions = {
-      minVersion: "TLSv1.2",
-      handshakeTimeout: limits.handshakeTimeout,
-      ALPNProtocols: opts.enableHttp2 ? ["h2", "http/1.1"] : ["http/1.1"],
-    };
+    const base = tlsBase(opts.enableHttp2);
     let pair: { cert: string | Buffer; key: string | Buffer };
     if (opts.certDir) {
       watcher = new CertWatcher(
@@ -109,50 +97,17 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
         {
           log,
           intervalMs: opts.certPollIntervalMs,
-          onChange: (next) => (server as tls.Server).setSecureContext({ ...tlsBase, ...next }),
+          onChange: (next) => (server as tls.Server).setSecureContext({ ...base, ...next }),
         },
       );
       pair = watcher.pair;
     } else {
       pair = selfSignedCertificate();
     }
-    server = opts.enableHttp2
-      ? http2.createSecureServer(
-          {
-            ...tlsBase,
-            ...pair,
-            allowHTTP1: true,
-            settings: { maxConcurrentStreams: 100 },
-          },
-          handler as unknown as (
-            req: http2.Http2ServerRequest,
-            res: http2.Http2ServerResponse,
-          ) => void,
-        )
-      : https.createServer(
-          {
-            ...tlsBase,
-            ...pair,
-            headersTimeout: limits.headersTimeout,
-            requestTimeout: limits.requestTimeout,
-            keepAliveTimeout: limits.keepAliveTimeout,
-          },
-          handler,
-        );
+    server = createTlsServer(base, pair, opts.enableHttp2, handler);
   } else {
-    server = http.createServer(
-      {
-        headersTimeout: limits.headersTimeout,
-        requestTimeout: limits.requestTimeout,
-        keepAliveTimeout: limits.keepAliveTimeout,
-      },
-      handler,
-    );
+    server = createPlainServer(handler);
   }
-  server.maxConnections = limits.maxConnections;
-  // HTTP/2 has no per-request timeouts: an idle session is closed instead.
-  if (opts.secure && opts.enableHttp2)
-    (server as http2.Http2SecureServer).setTimeout(limits.requestTimeout);
 
   // Every TCP connection (handshaking, keep-alive, HTTP/2 session) is tracked so close() ends them
   // at once instead of waiting for their timeouts.

@@ -10,7 +10,7 @@
  */
 
 import type http from "node:http";
-import http2 from "node:http2";
+import type http2 from "node:http2";
 import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -18,6 +18,7 @@ import { join } from "node:path";
 import tls from "node:tls";
 import type { Registry } from "prom-client";
 import type { Checker } from "../healthz/server.js";
+import { createTlsServer, httpError, tlsBase } from "../internal/http-server.js";
 import { requestUrl } from "../internal/request-url.js";
 import type { Logger } from "../log/logger.js";
 import { CertWatcher } from "../tls/certwatcher.js";
@@ -60,15 +61,6 @@ export const webhookServerDefaults = {
   shutdownTimeoutMs: 30_000,
 } as const;
 
-/** controller-runtime's httpserver limits (ReadHeaderTimeout 32 s, IdleTimeout 90 s). */
-const limits = {
-  headersTimeout: 32_000,
-  requestTimeout: 60_000,
-  keepAliveTimeout: 90_000,
-  handshakeTimeout: 10_000,
-  maxConnections: 512,
-};
-
 type HttpHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 /** Requests run at once up to `max`; `maxQueued` more wait; the rest are refused. */
@@ -95,25 +87,6 @@ class Gate {
     }
     return true;
   }
-}
-
-function plain(
-  res: http.ServerResponse,
-  code: number,
-  msg: string,
-  headers: Record<string, string> = {},
-): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res
-    .writeHead(code, {
-      "Content-Type": "text/plain; charset=utf-8",
-      "X-Content-Type-Options": "nosniff",
-      ...headers,
-    })
-    .end(`${msg}\n`);
 }
 
 export class WebhookServer {
@@ -206,10 +179,10 @@ export class WebhookServer {
     gate: Gate,
   ): Promise<void> {
     const url = requestUrl(req);
-    if (!url) return plain(res, 400, "400 Bad Request");
+    if (!url) return httpError(res, 400, "400 Bad Request");
     const path = url.pathname;
     const handler = this.handlers.get(path);
-    if (!handler) return plain(res, 404, "404 page not found");
+    if (!handler) return httpError(res, 404, "404 page not found");
     const done = this.metrics?.begin(path);
     this.inFlight.add(res);
     res.once("close", () => {
@@ -219,19 +192,19 @@ export class WebhookServer {
     });
     if (this.closing) closeAfter(res);
     if (req.method !== "POST") {
-      return plain(res, 405, "Method Not Allowed", { Allow: "POST" });
+      return httpError(res, 405, "Method Not Allowed", { Allow: "POST" });
     }
     const ran = await gate.run(async () => {
       try {
         await handler(req, res);
       } catch (err) {
         this.log.error("webhook request failed", err, { path });
-        plain(res, 500, "internal error");
+        httpError(res, 500, "internal error");
       }
     });
     if (!ran) {
       closeAfter(res);
-      plain(res, 429, "too many requests, please try again later", { "Retry-After": "1" });
+      httpError(res, 429, "too many requests, please try again later", { "Retry-After": "1" });
     }
   }
 
@@ -245,11 +218,7 @@ export class WebhookServer {
     if (this.server) throw new Error("the webhook server already started");
     const o = this.options;
     const certDir = o.certDir ?? webhookServerDefaults.certDir;
-    const tlsBase: tls.SecureContextOptions & tls.TlsOptions = {
-      minVersion: "TLSv1.2",
-      handshakeTimeout: limits.handshakeTimeout,
-      ALPNProtocols: o.enableHttp2 ? ["h2", "http/1.1"] : ["http/1.1"],
-    };
+    const base = tlsBase(o.enableHttp2);
     const watcher = new CertWatcher(
       join(certDir, o.certName ?? webhookServerDefaults.certName),
       join(certDir, o.keyName ?? webhookServerDefaults.keyName),
@@ -261,7 +230,7 @@ export class WebhookServer {
           flags:
             "--webhook-cert-path, --webhook-cert-name and --webhook-cert-key (opgen dev and startTestEnv({ webhooks }) provide certificates; ENABLE_WEBHOOKS=false runs the operator without webhooks)",
         },
-        onChange: (next) => server.setSecureContext({ ...tlsBase, ...next }),
+        onChange: (next) => server.setSecureContext({ ...base, ...next }),
       },
     );
     const gate = new Gate(
@@ -271,35 +240,9 @@ export class WebhookServer {
     const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) =>
       void this.dispatch(req, res, gate).catch((err) => {
         this.log.error("webhook request failed", err);
-        plain(res, 500, "internal error");
+        httpError(res, 500, "internal error");
       });
-    // HTTP/2's compatibility request and response offer what the handlers use of HTTP/1.1's.
-    const server = o.enableHttp2
-      ? http2.createSecureServer(
-          {
-            ...tlsBase,
-            ...watcher.pair,
-            allowHTTP1: true,
-            settings: { maxConcurrentStreams: 100 },
-          },
-          onRequest as unknown as (
-            req: http2.Http2ServerRequest,
-            res: http2.Http2ServerResponse,
-          ) => void,
-        )
-      : https.createServer(
-          {
-            ...tlsBase,
-            ...watcher.pair,
-            headersTimeout: limits.headersTimeout,
-            requestTimeout: limits.requestTimeout,
-            keepAliveTimeout: limits.keepAliveTimeout,
-          },
-          onRequest,
-        );
-    server.maxConnections = limits.maxConnections;
-    // HTTP/2 has no per-request timeouts: an idle session is closed instead.
-    if (o.enableHttp2) server.setTimeout(limits.requestTimeout);
+    const server = createTlsServer(base, watcher.pair, o.enableHttp2, onRequest);
     server.on("connection", (s: Socket) => {
       this.sockets.add(s);
       s.once("close", () => this.sockets.delete(s));
