@@ -3,6 +3,7 @@
  * conversion webhooks alike (k8s.io/apiserver pkg/util/webhook/validation.go ValidateWebhookURL
  * with https forced, ValidateWebhookService): exactly one of url and service, each valid.
  */
+import { parseGoUrl } from "../internal/go-url.js";
 import { isDNS1123Subdomain } from "../names/validation.js";
 import type { FieldError } from "../status/field.js";
 
@@ -11,62 +12,6 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const FORM = "; desired format: https://host[/path]";
-
-interface GoUrl {
-  scheme: string;
-  host: string;
-  /** Go's `u.User.String()`, undefined without an `@` in the authority. */
-  user?: string;
-  fragment: string;
-  rawQuery: string;
-}
-
-/**
- * The parts Go's `url.Parse` finds (the checks need Go's reading, not WHATWG's: Go accepts
- * "example.com/x" as a path without a scheme and host, which the checks then name), or its
- * error text. Only the errors a configuration can plausibly hit are reproduced.
- */
-function parseGoUrl(raw: string): GoUrl | { error: string } {
-  const fail = (msg: string) => ({ error: `parse ${JSON.stringify(raw)}: ${msg}` });
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go refuses exactly these
-  if (/[\x00-\x1f\x7f]/.test(raw)) return fail("net/url: invalid control character in URL");
-  let rest = raw;
-  let fragment = "";
-  const hash = rest.indexOf("#");
-  if (hash >= 0) {
-    fragment = rest.slice(hash + 1);
-    rest = rest.slice(0, hash);
-  }
-  let scheme = "";
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
-  if (rest.startsWith(":")) return fail("missing protocol scheme");
-  if (m) {
-    scheme = m[1]!.toLowerCase();
-    rest = rest.slice(m[0].length);
-  }
-  let rawQuery = "";
-  const q = rest.indexOf("?");
-  if (q >= 0) {
-    rawQuery = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  let host = "";
-  let user: string | undefined;
-  if (rest.startsWith("//") && (scheme !== "" || !rest.startsWith("///"))) {
-    const slash = rest.indexOf("/", 2);
-    let authority = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
-    const at = authority.lastIndexOf("@");
-    if (at >= 0) {
-      user = authority.slice(0, at);
-      authority = authority.slice(at + 1);
-    }
-    const port = /^(\[[^\]]*\]|[^:]*)(:.*)?$/.exec(authority)?.[2];
-    if (port !== undefined && !/^:\d*$/.test(port))
-      return fail(`invalid port ${JSON.stringify(port)} after host`);
-    host = authority;
-  }
-  return { scheme, host, user, fragment, rawQuery };
-}
 
 /** ValidateWebhookURL(path, url, forceHttps=true). */
 export function webhookUrlErrors(raw: string, path: string): FieldError[] {

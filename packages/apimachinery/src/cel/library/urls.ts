@@ -1,10 +1,10 @@
 /**
  * Kubernetes' CEL URL library (`library/urls.go`): `url()`, `isURL()` and the `kubernetes.URL`
- * getters, with Go's `url.ParseRequestURI` rules: an absolute URI (`scheme://...` or
- * `scheme:/...`) or an absolute path; no fragment is split off. Parsed by hand because WHATWG
- * URL (Node's) normalises what Go keeps (default ports, case, dot segments).
+ * getters, with Go's `url.ParseRequestURI` rules (../../internal/go-url.ts): an absolute URI
+ * (`scheme://...` or `scheme:/...`) or an absolute path; no fragment is split off.
  */
 import type { Environment } from "@marcbachmann/cel-js";
+import { parseGoUrl } from "../../internal/go-url.js";
 import { celError } from "./values.js";
 
 const TYPE = "kubernetes.URL";
@@ -26,38 +26,11 @@ export function parseRequestURI(s: string): CelURL | string {
   const invalid = `parse ${JSON.stringify(s)}: invalid URI for request`;
   // Go refuses ASCII control characters and spaces anywhere in a request URI.
   if (s === "" || [...s].some((c) => c <= " " || c === "\x7f")) return invalid;
-  let rest = s;
-  let scheme = "";
-  if (!s.startsWith("/")) {
-    const m = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(s);
-    if (!m) return invalid;
-    scheme = (m[1] as string).toLowerCase();
-    rest = s.slice(m[0].length);
-    if (!rest.startsWith("/")) return invalid;
-  }
-  let rawQuery = "";
-  const q = rest.indexOf("?");
-  if (q >= 0) {
-    rawQuery = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  let host = "";
-  if (scheme && rest.startsWith("//")) {
-    const end = rest.indexOf("/", 2);
-    const authority = end < 0 ? rest.slice(2) : rest.slice(2, end);
-    rest = end < 0 ? "" : rest.slice(end);
-    host = authority.slice(authority.lastIndexOf("@") + 1);
-    if (
-      /^\[/.test(host) ? !/^\[[0-9A-Fa-f:.]+(%[^\]]+)?\](:\d*)?$/.test(host) : /[[\]]/.test(host)
-    ) {
-      return `parse ${JSON.stringify(s)}: invalid host`;
-    }
-    const port = /:([^:\]]*)$/.exec(host)?.[1];
-    if (port !== undefined && !/^\d*$/.test(port)) {
-      return `parse ${JSON.stringify(s)}: invalid port ${JSON.stringify(`:${port}`)} after host`;
-    }
-  }
-  return new CelURL(scheme, host, rest, rawQuery, s);
+  const u = parseGoUrl(s, true);
+  if ("error" in u) return u.error;
+  // `scheme:opaque` (mailto:a) is no request URI.
+  if (u.scheme && !s.slice(u.scheme.length + 1).startsWith("/")) return invalid;
+  return new CelURL(u.scheme, u.host, u.path, u.rawQuery, s);
 }
 
 function url(s: string): CelURL {
