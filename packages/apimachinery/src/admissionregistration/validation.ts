@@ -105,39 +105,26 @@ function resourceErrors(resources: readonly string[], path: string): FieldError[
 function ruleErrors(rule: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const ops = strings(rule.operations);
-  if (!ops.length) errs.push(field.required(`${path}.operations`));
-  if (ops.length > 1 && ops.includes("*"))
-    errs.push(
-      field.invalid(
-        `${path}.operations`,
-        goStrings(ops, "admissionregistration.OperationType"),
-        "if '*' is present, must not specify other operations",
-      ),
-    );
+  // Required, and "*" alone: the same rule for operations, API groups and API versions.
+  const listErrors = (key: string, values: string[], what: string, elementType?: string) => {
+    if (!values.length) errs.push(field.required(`${path}.${key}`));
+    if (values.length > 1 && values.includes("*"))
+      errs.push(
+        field.invalid(
+          `${path}.${key}`,
+          goStrings(values, elementType),
+          `if '*' is present, must not specify other ${what}`,
+        ),
+      );
+  };
+  listErrors("operations", ops, "operations", "admissionregistration.OperationType");
   ops.forEach((op, i) => {
     if (!OPERATIONS.includes(op))
       errs.push(field.notSupported(`${path}.operations[${i}]`, op, OPERATIONS));
   });
-  const groups = strings(rule.apiGroups);
-  if (!groups.length) errs.push(field.required(`${path}.apiGroups`));
-  if (groups.length > 1 && groups.includes("*"))
-    errs.push(
-      field.invalid(
-        `${path}.apiGroups`,
-        goStrings(groups),
-        "if '*' is present, must not specify other API groups",
-      ),
-    );
+  listErrors("apiGroups", strings(rule.apiGroups), "API groups");
   const versions = strings(rule.apiVersions);
-  if (!versions.length) errs.push(field.required(`${path}.apiVersions`));
-  if (versions.length > 1 && versions.includes("*"))
-    errs.push(
-      field.invalid(
-        `${path}.apiVersions`,
-        goStrings(versions),
-        "if '*' is present, must not specify other API versions",
-      ),
-    );
+  listErrors("apiVersions", versions, "API versions");
   versions.forEach((v, i) => {
     if (v === "") errs.push(field.required(`${path}.apiVersions[${i}]`));
   });
