@@ -11,7 +11,7 @@ import type http from "node:http";
 import { parseApiVersion } from "../api/kind.js";
 import type { KubeObject } from "../api/types.js";
 import type { Logger } from "../log/logger.js";
-import { BadRequest, closeAfter, isObject, parseJson, readBody, writeJson } from "./http.js";
+import { BadRequest, closeAfter, decodeReview, isObject, readBody, writeJson } from "./http.js";
 
 /** How one spoke version converts to and from the hub version. */
 export interface SpokeConversion<Spoke, Hub> {
@@ -34,7 +34,7 @@ export interface HubSpoke {
  */
 export const maxConversionBytes = 64 * 1024 * 1024;
 
-const conversionVersions = new Set(["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"]);
+const conversionVersions = ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"];
 
 /** The kinds this operator converts, by group and kind (controller-runtime's converter registry). */
 export class ConversionRegistry {
@@ -147,25 +147,12 @@ interface ConversionRequest {
 }
 
 function parseConversionReview(body: Buffer): { apiVersion: string; request: ConversionRequest } {
-  const review = parseJson(body, "ConversionReview");
-  if (!isObject(review))
-    throw new BadRequest(400, "couldn't decode the ConversionReview: not a JSON object");
-  const apiVersion = review.apiVersion ?? "apiextensions.k8s.io/v1";
-  const kind = review.kind ?? "ConversionReview";
-  if (
-    typeof apiVersion !== "string" ||
-    !conversionVersions.has(apiVersion) ||
-    kind !== "ConversionReview"
-  ) {
-    throw new BadRequest(
-      400,
-      `unexpected ConversionReview kind: ${String(apiVersion)}, Kind=${String(kind)}; expected apiextensions.k8s.io/v1 ConversionReview`,
-    );
-  }
-  const req = review.request;
-  if (req === undefined || req === null) throw new BadRequest(400, "conversion request is nil");
-  if (!isObject(req))
-    throw new BadRequest(400, "couldn't decode the ConversionReview: request is not an object");
+  const { apiVersion, request: req } = decodeReview(
+    body,
+    "ConversionReview",
+    conversionVersions,
+    "conversion request is nil",
+  );
   if (req.uid !== undefined && typeof req.uid !== "string") {
     throw new BadRequest(400, "couldn't decode the ConversionReview: request.uid must be a string");
   }

@@ -15,7 +15,7 @@ import type { AdmissionHandler, AdmissionRequest, AdmissionReview } from "./type
 /** controller-runtime's maxRequestSize: 7 MiB. */
 export const maxRequestBytes = 7 * 1024 * 1024;
 
-const admissionVersions = new Set(["admission.k8s.io/v1", "admission.k8s.io/v1beta1"]);
+const admissionVersions = ["admission.k8s.io/v1", "admission.k8s.io/v1beta1"];
 
 export class BadRequest extends Error {
   constructor(
@@ -81,32 +81,45 @@ function parseJson(body: Buffer, what: string): unknown {
 const isObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);
 
+/**
+ * The envelope every review shares: JSON, an object, an accepted apiVersion (the first of
+ * `versions` when absent) and `kind`, and an object `request` (`noRequest` when it is missing).
+ */
+export function decodeReview(
+  body: Buffer,
+  kind: "AdmissionReview" | "ConversionReview",
+  versions: readonly string[],
+  noRequest: string,
+): { apiVersion: string; request: Record<string, unknown> } {
+  const review = parseJson(body, kind);
+  if (!isObject(review))
+    throw new BadRequest(400, `couldn't decode the ${kind}: not a JSON object`);
+  const apiVersion = review.apiVersion ?? versions[0];
+  const got = review.kind ?? kind;
+  if (typeof apiVersion !== "string" || !versions.includes(apiVersion) || got !== kind) {
+    throw new BadRequest(
+      400,
+      `unexpected ${kind} kind: ${String(apiVersion)}, Kind=${String(got)}; expected ${versions[0]} ${kind}`,
+    );
+  }
+  const request = review.request;
+  if (request === undefined || request === null) throw new BadRequest(400, noRequest);
+  if (!isObject(request))
+    throw new BadRequest(400, `couldn't decode the ${kind}: request is not an object`);
+  return { apiVersion, request };
+}
+
 /** Decodes an AdmissionReview (v1 or v1beta1, which share a shape) and checks its request's shape. */
 export function parseAdmissionReview(body: Buffer): {
   apiVersion: string;
   request: AdmissionRequest;
 } {
-  const review = parseJson(body, "AdmissionReview");
-  if (!isObject(review))
-    throw new BadRequest(400, "couldn't decode the AdmissionReview: not a JSON object");
-  const apiVersion = review.apiVersion ?? "admission.k8s.io/v1";
-  const kind = review.kind ?? "AdmissionReview";
-  if (
-    typeof apiVersion !== "string" ||
-    !admissionVersions.has(apiVersion) ||
-    kind !== "AdmissionReview"
-  ) {
-    throw new BadRequest(
-      400,
-      `unexpected AdmissionReview kind: ${String(apiVersion)}, Kind=${String(kind)}; expected admission.k8s.io/v1 AdmissionReview`,
-    );
-  }
-  const req = review.request;
-  if (req === undefined || req === null) {
-    throw new BadRequest(400, "the AdmissionReview has no request");
-  }
-  if (!isObject(req))
-    throw new BadRequest(400, "couldn't decode the AdmissionReview: request is not an object");
+  const { apiVersion, request: req } = decodeReview(
+    body,
+    "AdmissionReview",
+    admissionVersions,
+    "the AdmissionReview has no request",
+  );
   for (const field of ["uid", "operation", "name", "namespace", "subResource"] as const) {
     if (req[field] !== undefined && typeof req[field] !== "string") {
       throw new BadRequest(
@@ -226,4 +239,4 @@ export function serveAdmission(
   };
 }
 
-export { isObject, parseJson, writeJson };
+export { isObject, writeJson };

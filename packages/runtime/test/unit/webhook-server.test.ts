@@ -748,6 +748,16 @@ describe("conversion", () => {
     );
     expect(none.status).toBe(400);
     expect(none.text).toBe("conversion request is nil\n");
+    const wrongKind = await post(
+      port,
+      ca,
+      "/convert",
+      JSON.stringify({ kind: "AdmissionReview", apiVersion: "admission.k8s.io/v1", request: {} }),
+    );
+    expect(wrongKind.status).toBe(400);
+    expect(wrongKind.text).toBe(
+      "unexpected ConversionReview kind: admission.k8s.io/v1, Kind=AdmissionReview; expected apiextensions.k8s.io/v1 ConversionReview\n",
+    );
   });
 });
 
