@@ -66,9 +66,24 @@ export async function findDevWebhooks(
   return { mode: "on", paths, configurations, conversions };
 }
 
-/** The flags of Kubebuilder's main.go that put the webhook server on envtest's certificate and port. */
-export function webhookServerArgs(serving: { certDir: string; port: number }): string[] {
-  return ["--webhook-cert-path", serving.certDir, "--webhook-port", String(serving.port)];
+/**
+ * The flags that put the webhook server on envtest's certificate and port (Kubebuilder's
+ * main.go flags), bound to the serving host only: a local loop must not listen on every
+ * interface.
+ */
+export function webhookServerArgs(serving: {
+  certDir: string;
+  port: number;
+  host: string;
+}): string[] {
+  return [
+    "--webhook-cert-path",
+    serving.certDir,
+    "--webhook-port",
+    String(serving.port),
+    "--webhook-host",
+    serving.host,
+  ];
 }
 
 /** The line `opgen dev` prints once the operator's webhook server answers over TLS. */

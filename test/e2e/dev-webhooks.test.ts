@@ -167,7 +167,7 @@ describe("opgen dev on a project with webhooks", () => {
       // The operator was started on envtest's certificate and port, with dev's metrics flags.
       const certDir = (await dev.waitFor(/certDir="([^"]+)"/))[1] as string;
       expect(dev.output()).toContain(
-        `Serving webhook server\thost="" port=${port} certDir="${certDir}"`,
+        `Serving webhook server\thost="127.0.0.1" port=${port} certDir="${certDir}"`,
       );
       expect(existsSync(join(certDir, "tls.crt"))).toBe(true);
 

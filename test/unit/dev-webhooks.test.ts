@@ -154,11 +154,13 @@ describe("findDevWebhooks", () => {
 
 describe("the operator's flags and the ready line", () => {
   it("passes the runtime's webhook flags", () => {
-    expect(webhookServerArgs({ certDir: "/tmp/certs", port: 40123 })).toEqual([
+    expect(webhookServerArgs({ certDir: "/tmp/certs", port: 40123, host: "127.0.0.1" })).toEqual([
       "--webhook-cert-path",
       "/tmp/certs",
       "--webhook-port",
       "40123",
+      "--webhook-host",
+      "127.0.0.1",
     ]);
   });
 

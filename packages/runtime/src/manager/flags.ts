@@ -21,6 +21,7 @@ const usage = `Usage of manager:
   --webhook-cert-name string          The name of the webhook certificate file. (default "tls.crt")
   --webhook-cert-key string           The name of the webhook key file. (default "tls.key")
   --webhook-port int                  Port the webhook server listens on. (default 9443)
+  --webhook-host string               The address the webhook server binds to. (default: all interfaces)
   --health-probe-bind-address string  The address the probe endpoint binds to. Use 0 to disable. (default ":8081")
   --leader-elect                      Enable leader election for controller manager.
   --kubeconfig string                 Path to a kubeconfig. Only required if out-of-cluster.
@@ -36,6 +37,7 @@ const valueFlags = new Set([
   "webhook-cert-name",
   "webhook-cert-key",
   "webhook-port",
+  "webhook-host",
   "health-probe-bind-address",
   "kubeconfig",
   "log-level",
@@ -118,6 +120,10 @@ function parse(args: readonly string[]): ManagerOptions {
         break;
       case "webhook-cert-key":
         out.webhookServer = { ...out.webhookServer, keyName: value };
+        break;
+      case "webhook-host":
+        // controller-runtime's webhook.Options.Host; `opgen dev` binds to loopback with it.
+        out.webhookServer = { ...out.webhookServer, host: value };
         break;
       case "webhook-port": {
         const port = Number(value);

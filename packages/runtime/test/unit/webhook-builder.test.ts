@@ -145,6 +145,10 @@ describe("webhook flags", () => {
     expect(() => managerOptionsFromArgs(["--webhook-port=94x"], { exitOnError: false })).toThrow(
       'invalid value "94x" for -webhook-port: use a port number from 0 to 65535',
     );
+    // controller-runtime's webhook.Options.Host; opgen dev binds the local loop to loopback.
+    expect(
+      managerOptionsFromArgs(["--webhook-host", "127.0.0.1"], { exitOnError: false }).webhookServer,
+    ).toEqual({ host: "127.0.0.1" });
     expect(managerOptionsFromArgs([], { exitOnError: false }).webhookServer).toBeUndefined();
     expect(() => managerOptionsFromArgs(["--webhook-cert-path"], { exitOnError: false })).toThrow(
       "flag needs an argument: -webhook-cert-path",
