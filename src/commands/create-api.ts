@@ -1,8 +1,11 @@
 /** `opgen create api`: add a kind (types, controller, test, sample, roles) to the project. */
-import { resolve } from "node:path";
-import { planCreateApi } from "../generators/scaffold/api-plan.js";
-import { readProject } from "../project/project-file.js";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { apiDir, planCreateApi } from "../generators/scaffold/api-plan.js";
+import { hasStorageVersion } from "../generators/scaffold/storage-version-edit.js";
+import { type ProjectConfig, readProject } from "../project/project-file.js";
 import {
+  lowerKind,
   pluralOf,
   validateGroup,
   validateKind,
@@ -34,7 +37,38 @@ export async function runCreateApi(flags: CreateApiFlags, cwd = process.cwd()): 
   for (const file of plan.list()) {
     process.stdout.write(`${file.action === "create" ? "created" : "updated"} ${file.path}\n`);
   }
+  const unstored = flags.resource ? versionsWithoutStorage(root, readProject(root), flags) : [];
+  if (unstored.length > 1) {
+    // controller-gen refuses a multi-version CRD with no storage version; say so before it does.
+    const [hub, ...spokes] = unstored;
+    process.stdout.write(
+      `Next: ${flags.kind} now has versions ${unstored.join(", ")}: mark the one the API server stores @storageversion ` +
+        `(\`opgen create webhook --group ${flags.group} --version ${hub} --kind ${flags.kind} --conversion --spoke ${spokes.join(",")}\` ` +
+        `marks ${hub} and converts between them), then run \`npm run manifests\` and \`npm test\`.\n`,
+    );
+    return;
+  }
   process.stdout.write(
     `Next: edit the types, then run \`npm run manifests\` to generate the CRD and RBAC, and \`npm test\`.\n`,
   );
+}
+
+/** The kind's API versions in PROJECT when none of their types files says @storageversion, else []. */
+function versionsWithoutStorage(
+  root: string,
+  project: ProjectConfig,
+  flags: { group: string; kind: string },
+): string[] {
+  const versions = project.resources
+    .filter((r) => r.group === flags.group && r.kind === flags.kind && r.api)
+    .map((r) => r.version);
+  const marked = versions.some((version) => {
+    const file = join(
+      root,
+      apiDir(project, flags.group, version),
+      `${lowerKind(flags.kind)}.types.ts`,
+    );
+    return existsSync(file) && hasStorageVersion(readFileSync(file, "utf8"), flags.kind);
+  });
+  return marked ? [] : versions;
 }
