@@ -24,7 +24,8 @@ const NO_SIDE_EFFECTS = ["None", "NoneOnDryRun"];
 const OPERATIONS = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 const REINVOCATION = ["IfNeeded", "Never"];
 const SCOPES = ["*", "Cluster", "Namespaced"];
-export const ACCEPTED_ADMISSION_REVIEW_VERSIONS = ["v1", "v1beta1"];
+/** The AdmissionReview versions kube-apiserver 1.32 speaks (AcceptedAdmissionReviewVersions). */
+export const ACCEPTED_ADMISSION_REVIEW_VERSIONS: readonly string[] = ["v1", "v1beta1"];
 
 export interface WebhookValidationOptions {
   /**

@@ -4,11 +4,10 @@
  * VerifyAdmissionResponse). A failed check is a call failure, subject to the failure policy.
  */
 import { randomUUID } from "node:crypto";
+import { ACCEPTED_ADMISSION_REVIEW_VERSIONS } from "@opgen/apimachinery/admissionregistration";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { UserInfo } from "../rest/scope.js";
 import type { RequestAttributes } from "./matching.js";
-
-const known = ["v1", "v1beta1"];
 
 export interface ReviewRequest {
   version: string;
@@ -30,7 +29,7 @@ export interface ReviewInput {
 
 /** The review in the first of the webhook's versions the server knows (undefined: none). */
 export function admissionReview(versions: string[], input: ReviewInput): ReviewRequest | undefined {
-  const version = versions.find((v) => known.includes(v));
+  const version = versions.find((v) => ACCEPTED_ADMISSION_REVIEW_VERSIONS.includes(v));
   if (!version) return undefined;
   const uid = randomUUID();
   const { matched: m, requested: r } = input;
