@@ -149,7 +149,6 @@ export function buildProgram(): Command {
     .option("--simulate", "simulate kubelet and built-in controllers", true)
     .option("--no-simulate", "do not simulate kubelet and built-in controllers")
     .option("--no-build", "do not build the operator before starting it")
-    .option("--once", "exit once the operator has started and reconciled (for scripts and tests)")
     .action(async (opts) => (await import("./commands/dev.js")).runDev(opts));
 
   return program;
