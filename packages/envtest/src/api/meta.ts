@@ -3,7 +3,14 @@
  * names) and the metadata validation of apimachinery's `ValidateObjectMeta` (names, labels,
  * annotations, owner references, finalizers) with its exact messages.
  */
+
 import { randomUUID } from "node:crypto";
+import {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+} from "@opgen/apimachinery/names";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { isObject, type KubeObject, type ObjectMeta } from "./types.js";
 
@@ -52,62 +59,11 @@ export function generateName(base: string): string {
   return base.slice(0, 58) + suffix;
 }
 
-const dns1123SubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const dns1123LabelRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const qualifiedNamePartRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-export const dns1123SubdomainMsg =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-export const dns1123LabelMsg =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-
-export function dnsSubdomainErrors(v: string): string[] {
-  const out: string[] = [];
-  if (v.length > 253) out.push("must be no more than 253 characters");
-  if (!dns1123SubdomainRe.test(v)) out.push(dns1123SubdomainMsg);
-  return out;
-}
-
-export function dnsLabelErrors(v: string): string[] {
-  const out: string[] = [];
-  if (v.length > 63) out.push("must be no more than 63 characters");
-  if (!dns1123LabelRe.test(v)) out.push(dns1123LabelMsg);
-  return out;
-}
-
-/** validation.IsQualifiedName. */
-export function qualifiedNameErrors(v: string): string[] {
-  const out: string[] = [];
-  const parts = v.split("/");
-  let name = v;
-  if (parts.length === 2) {
-    const [prefix, n] = parts as [string, string];
-    name = n;
-    if (!prefix) out.push("prefix part must be non-empty");
-    else {
-      for (const e of dnsSubdomainErrors(prefix)) out.push(`prefix part ${e}`);
-    }
-  } else if (parts.length > 2) {
-    return [
-      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
-  }
-  if (!name) out.push("name part must be non-empty");
-  else if (name.length > 63) out.push("name part must be no more than 63 characters");
-  if (name && !qualifiedNamePartRe.test(name)) {
-    out.push(
-      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-    );
-  }
-  return out;
-}
-
 export type NameRule = "subdomain" | "label" | "path";
 
 function nameErrors(rule: NameRule, name: string): string[] {
-  if (rule === "label") return dnsLabelErrors(name);
-  if (rule === "subdomain") return dnsSubdomainErrors(name);
+  if (rule === "label") return isDNS1123Label(name);
+  if (rule === "subdomain") return isDNS1123Subdomain(name);
   if (name === "." || name === "..") return [`may not be '${name}'`];
   const bad = ["/", "%"].filter((c) => name.includes(c));
   return bad.map((c) => `may not contain '${c}'`);
@@ -154,19 +110,11 @@ export function validateObjectMeta(
       errs.push({ type: "FieldValueTypeInvalid", field: "metadata.labels", value: meta.labels });
     } else {
       for (const [k, v] of Object.entries(meta.labels)) {
-        for (const msg of qualifiedNameErrors(k)) {
+        for (const msg of isQualifiedName(k)) {
           errs.push({ type: "FieldValueInvalid", field: "metadata.labels", value: k, detail: msg });
         }
-        if (typeof v !== "string" || v.length > 63 || !labelValueRe.test(v)) {
-          errs.push({
-            type: "FieldValueInvalid",
-            field: "metadata.labels",
-            value: v,
-            detail:
-              typeof v === "string" && v.length > 63
-                ? "must be no more than 63 characters"
-                : "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-          });
+        for (const msg of typeof v === "string" ? isValidLabelValue(v) : ["must be a string"]) {
+          errs.push({ type: "FieldValueInvalid", field: "metadata.labels", value: v, detail: msg });
         }
       }
     }
@@ -175,7 +123,7 @@ export function validateObjectMeta(
     let size = 0;
     for (const [k, v] of Object.entries(meta.annotations)) {
       size += k.length + String(v).length;
-      for (const msg of qualifiedNameErrors(k.toLowerCase())) {
+      for (const msg of isQualifiedName(k.toLowerCase())) {
         errs.push({
           type: "FieldValueInvalid",
           field: "metadata.annotations",
@@ -236,7 +184,7 @@ export function validateObjectMeta(
     });
   }
   (meta.finalizers ?? []).forEach((f, i) => {
-    for (const msg of qualifiedNameErrors(f)) {
+    for (const msg of isQualifiedName(f)) {
       errs.push({
         type: "FieldValueInvalid",
         field: `metadata.finalizers[${i}]`,
@@ -259,7 +207,7 @@ export function finalizerWarnings(obj: KubeObject): string[] {
     "customresourcecleanup.apiextensions.k8s.io",
   ]);
   for (const f of obj.metadata?.finalizers ?? []) {
-    if (!standard.has(f) && !f.includes("/") && qualifiedNameErrors(f).length === 0) {
+    if (!standard.has(f) && !f.includes("/") && isQualifiedName(f).length === 0) {
       out.push(
         `metadata.finalizers: "${f}": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`,
       );

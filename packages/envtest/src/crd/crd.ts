@@ -4,9 +4,9 @@
  * translation of an accepted CRD into the ResourceInfo the server routes to.
  */
 
+import { isDNS1123Label, isDNS1123Subdomain } from "@opgen/apimachinery/names";
 import { prune, validateSchema } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
-import { dnsLabelErrors, dnsSubdomainErrors } from "../api/meta.js";
 import { compareVersions } from "../api/registry.js";
 import {
   deepClone,
@@ -201,7 +201,7 @@ export function validateCrd(crd: Crd): FieldError[] {
   }
   if (!group) errs.push({ type: "FieldValueRequired", field: "spec.group", detail: "" });
   else {
-    for (const m of dnsSubdomainErrors(group)) {
+    for (const m of isDNS1123Subdomain(group)) {
       errs.push({ type: "FieldValueInvalid", field: "spec.group", value: group, detail: m });
     }
     if (group.split(".").length < 2) {
@@ -224,7 +224,7 @@ export function validateCrd(crd: Crd): FieldError[] {
   if (!names.plural)
     errs.push({ type: "FieldValueRequired", field: "spec.names.plural", detail: "" });
   else {
-    for (const m of dnsLabelErrors(names.plural)) {
+    for (const m of isDNS1123Label(names.plural)) {
       errs.push({
         type: "FieldValueInvalid",
         field: "spec.names.plural",
@@ -263,7 +263,7 @@ export function validateCrd(crd: Crd): FieldError[] {
   }
   versions.forEach((v, i) => {
     const p = `spec.versions[${i}]`;
-    for (const m of dnsLabelErrors(v.name ?? "")) {
+    for (const m of isDNS1123Label(v.name ?? "")) {
       errs.push({ type: "FieldValueInvalid", field: `${p}.name`, value: v.name ?? "", detail: m });
     }
     const schema = v.schema?.openAPIV3Schema;

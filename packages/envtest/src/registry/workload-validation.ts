@@ -6,9 +6,9 @@
  * real cluster does, with the real field paths and messages.
  */
 
+import { isDNS1123Label } from "@opgen/apimachinery/names";
 import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { type FieldError, goValue } from "@opgen/apimachinery/status";
-import { dnsLabelErrors } from "../api/meta.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 
 const portRange = "must be between 1 and 65535, inclusive";
@@ -41,7 +41,7 @@ function validateContainers(
     const name = typeof c.name === "string" ? c.name : "";
     if (!name) errs.push({ type: "FieldValueRequired", field: `${p}.name`, detail: "" });
     else {
-      for (const m of dnsLabelErrors(name))
+      for (const m of isDNS1123Label(name))
         errs.push({ type: "FieldValueInvalid", field: `${p}.name`, value: name, detail: m });
       if (seen.has(name))
         errs.push({ type: "FieldValueDuplicate", field: `${p}.name`, value: name });
@@ -176,7 +176,7 @@ export function validateService(o: KubeObject): FieldError[] {
     if (ports.length > 1 && !p.name)
       errs.push({ type: "FieldValueRequired", field: `${path}.name`, detail: "" });
     if (typeof p.name === "string" && p.name) {
-      for (const m of dnsLabelErrors(p.name))
+      for (const m of isDNS1123Label(p.name))
         errs.push({ type: "FieldValueInvalid", field: `${path}.name`, value: p.name, detail: m });
       if (names.has(p.name))
         errs.push({ type: "FieldValueDuplicate", field: `${path}.name`, value: p.name });

@@ -3,8 +3,10 @@
  * MicroTime fields normalized to microseconds, the legacy and new-style validations, and the
  * columns `kubectl get events` prints.
  */
+
+import { isQualifiedName } from "@opgen/apimachinery/names";
 import type { FieldError } from "@opgen/apimachinery/status";
-import { normalizeMicroTime, qualifiedNameErrors } from "../../api/meta.js";
+import { normalizeMicroTime } from "../../api/meta.js";
 import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
 import { age } from "../printing.js";
 import { objectAt, type ResourceStrategy } from "../strategy.js";
@@ -48,7 +50,7 @@ function validateCoreEvent(o: KubeObject): FieldError[] {
   if (!controller)
     errs.push({ type: "FieldValueRequired", field: "reportingComponent", detail: "" });
   else {
-    for (const m of qualifiedNameErrors(controller)) {
+    for (const m of isQualifiedName(controller)) {
       errs.push({
         type: "FieldValueInvalid",
         field: "reportingComponent",
