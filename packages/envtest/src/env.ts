@@ -6,9 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeConfig, type KubernetesObject, KubernetesObjectApi } from "@kubernetes/client-node";
+import { KubeConfig } from "@kubernetes/client-node";
 import {
-  installWebhookManifests,
   prepareWebhookServing,
   readConversionPatches,
   readWebhookManifests,
@@ -19,10 +18,10 @@ import {
 } from "./admission/local-serving.js";
 import type { KubeObject } from "./api/types.js";
 import { crdBucket } from "./controllers/crd-controller.js";
-import type { Crd } from "./crd/crd.js";
 import { readCrdFiles } from "./crd/files.js";
 import { createFaults, type Faults } from "./faults.js";
 import { installFeatures } from "./features.js";
+import { applyObjects, crdsEstablished, isEstablished } from "./install.js";
 import { kubeConfigOf, writeKubeconfig } from "./kubeconfig.js";
 import { ApiServer } from "./server.js";
 
@@ -73,16 +72,14 @@ export interface TestEnv {
   faults: Faults;
   /** Set when started with the `webhooks` option. */
   webhook?: TestEnvWebhook;
+  /**
+   * Reads the CRD directories and webhook paths given at start again and creates or replaces
+   * what they hold (CRDs pointed at the local webhook server as at start), then waits until the
+   * CRDs are Established: how `opgen dev` picks up regenerated manifests without a restart.
+   */
+  reinstall(): Promise<void>;
   restart(): Promise<void>;
   stop(): Promise<void>;
-}
-
-function isEstablished(crd: KubeObject | undefined): boolean {
-  const conds = ((crd as Crd | undefined)?.status?.conditions ?? []) as {
-    type?: string;
-    status?: string;
-  }[];
-  return conds.some((c) => c.type === "Established" && c.status === "True");
 }
 
 async function waitFor(
@@ -130,23 +127,13 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   try {
     // After listening: the free port picked for the webhook server cannot be the API server's.
     if (options.webhooks) serving = await prepareWebhookServing(options.webhooks);
-    const patches = readConversionPatches(options.webhooks?.paths ?? []);
-    for (const crd of readCrdFiles(options.crdDirectoryPaths ?? [])) {
-      const installed = serving
-        ? rewriteForLocalServing(withConversionPatch(crd, patches), serving)
-        : crd;
-      server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", installed);
+    const { crds, webhooks } = manifests(options, serving);
+    for (const crd of crds) {
+      server.systemCreate("apiextensions.k8s.io", "v1", "customresourcedefinitions", crd);
     }
-    if (serving) {
-      for (const config of readWebhookManifests(options.webhooks?.paths ?? [])) {
-        const plural = `${String(config.kind).toLowerCase()}s`;
-        server.systemCreate(
-          "admissionregistration.k8s.io",
-          "v1",
-          plural,
-          rewriteForLocalServing(config, serving),
-        );
-      }
+    for (const config of webhooks) {
+      const plural = `${String(config.kind).toLowerCase()}s`;
+      server.systemCreate("admissionregistration.k8s.io", "v1", plural, config);
     }
     const names = server
       .list("apiextensions.k8s.io", "customresourcedefinitions")
@@ -177,6 +164,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
       kubeConfigOf({ ...connection(), token: server.auth.tokenFor(user, groups), user }),
     faults,
     ...(serving ? { webhook: webhookOf(serving) } : {}),
+    reinstall: () => reinstall(kubeConfigOf(connection()), options, serving),
     async restart() {
       const port = server.port;
       await server.close();
@@ -190,6 +178,33 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   };
 }
 
+/** The manifests of `options` as installed: CRDs with their conversion patches, pointed at `serving`. */
+function manifests(
+  options: TestEnvOptions,
+  serving: WebhookServing | undefined,
+): { crds: KubeObject[]; webhooks: KubeObject[] } {
+  const paths = options.webhooks?.paths ?? [];
+  const patches = readConversionPatches(paths);
+  const crds = readCrdFiles(options.crdDirectoryPaths ?? []).map((c) =>
+    serving ? rewriteForLocalServing(withConversionPatch(c, patches), serving) : c,
+  );
+  const webhooks = serving
+    ? readWebhookManifests(paths).map((o) => rewriteForLocalServing(o, serving))
+    : [];
+  return { crds, webhooks };
+}
+
+async function reinstall(
+  kc: KubeConfig,
+  options: TestEnvOptions,
+  serving: WebhookServing | undefined,
+): Promise<void> {
+  const { crds, webhooks } = manifests(options, serving);
+  await applyObjects(kc, crds);
+  await applyObjects(kc, webhooks);
+  await waitFor(() => crdsEstablished(kc, crds), "CRDs to be Established", 30_000);
+}
+
 function webhookOf(s: WebhookServing): TestEnvWebhook {
   return { host: s.host, port: s.port, certDir: s.certDir, caBundle: s.caBundle, url: s.url };
 }
@@ -198,42 +213,9 @@ function webhookOf(s: WebhookServing): TestEnvWebhook {
 async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
   const kc = new KubeConfig();
   kc.loadFromDefault();
-  const client = KubernetesObjectApi.makeApiClient(kc);
   // client-node types metadata timestamps as Date; CRD manifests carry none, so the shapes agree.
   const serving = options.webhooks ? await prepareWebhookServing(options.webhooks) : undefined;
-  const patches = readConversionPatches(options.webhooks?.paths ?? []);
-  const crds = readCrdFiles(options.crdDirectoryPaths ?? []).map((c) =>
-    serving ? rewriteForLocalServing(withConversionPatch(c, patches), serving) : c,
-  ) as unknown as KubernetesObject[];
-  const header = (o: KubernetesObject) => ({
-    apiVersion: o.apiVersion ?? "",
-    kind: o.kind ?? "",
-    metadata: { name: o.metadata?.name ?? "" },
-  });
-  for (const crd of crds) {
-    try {
-      await client.create(crd);
-    } catch (e) {
-      if ((e as { code?: number }).code !== 409) throw e;
-      const live = await client.read(header(crd));
-      await client.replace({
-        ...crd,
-        metadata: { ...crd.metadata, resourceVersion: live.metadata?.resourceVersion },
-      });
-    }
-  }
-  await waitFor(
-    async () => {
-      for (const crd of crds) {
-        const live = (await client.read(header(crd))) as unknown as KubeObject;
-        if (!isEstablished(live)) return false;
-      }
-      return true;
-    },
-    "CRDs to be Established",
-    30_000,
-  );
-  if (serving) await installWebhookManifests(kc, options.webhooks?.paths ?? [], serving);
+  await reinstall(kc, options, serving);
   const unsupported = (what: string) => (): never => {
     throw new Error(`${what} is not available with USE_EXISTING_CLUSTER=true`);
   };
@@ -254,6 +236,7 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
       reset: () => {},
     },
     ...(serving ? { webhook: webhookOf(serving) } : {}),
+    reinstall: () => reinstall(kc, options, serving),
     restart: async () => unsupported("restart")(),
     // Like controller-runtime, CRDs stay installed in an existing cluster.
     stop: async () => {

@@ -5,20 +5,18 @@
  * and conversion CRDs rewritten so the API server calls `https://<host>:<port><path>` trusting
  * that CA. `opgen dev` uses the same functions for the operator it runs.
  */
+
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, isIP } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:tls";
-import {
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-} from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import forge from "node-forge";
 import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import { readManifestFiles } from "../crd/files.js";
+import { applyObjects } from "../install.js";
 
 export interface WebhookServingOptions {
   /** Files or directories of Mutating/ValidatingWebhookConfigurations (e.g. config/webhook). */
@@ -240,24 +238,7 @@ export async function installWebhookManifests(
   serving: ServingTarget,
 ): Promise<KubeObject[]> {
   const objects = readWebhookManifests(paths).map((o) => rewriteForLocalServing(o, serving));
-  const client = KubernetesObjectApi.makeApiClient(kubeconfig);
-  for (const o of objects) {
-    const k = o as unknown as KubernetesObject;
-    try {
-      await client.create(k);
-    } catch (e) {
-      if ((e as { code?: number }).code !== 409) throw e;
-      const live = await client.read({
-        apiVersion: o.apiVersion ?? "",
-        kind: o.kind ?? "",
-        metadata: { name: o.metadata?.name ?? "" },
-      });
-      await client.replace({
-        ...k,
-        metadata: { ...k.metadata, resourceVersion: live.metadata?.resourceVersion },
-      });
-    }
-  }
+  await applyObjects(kubeconfig, objects);
   return objects;
 }
 

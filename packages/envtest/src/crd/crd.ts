@@ -74,6 +74,9 @@ export function defaultCrd(crd: Crd): void {
   if (!spec.conversion) spec.conversion = { strategy: "None" };
 }
 
+// The JSON schema types a CRD may declare (apiextensions validation's openapiTypes).
+const OPENAPI_TYPES = ["array", "boolean", "integer", "number", "object", "string"];
+
 /**
  * Structural-schema rules, plus the checks on defaults (`apiext: validation.go
  * validateStructuralDefaults`): a default must be valid against its own node's schema once
@@ -102,6 +105,14 @@ function schemaStructuralErrors(
       field: `${path}.type`,
       value: s.type ?? "",
       detail: "must be object at the root",
+    });
+  }
+  if (s.type !== undefined && !OPENAPI_TYPES.includes(s.type)) {
+    errs.push({
+      type: "FieldValueNotSupported",
+      field: `${path}.type`,
+      value: s.type,
+      detail: `supported values: ${OPENAPI_TYPES.map((t) => JSON.stringify(t)).join(", ")}`,
     });
   }
   errs.push(...schemaExpressionErrors(s, path, root));
