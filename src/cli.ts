@@ -148,7 +148,8 @@ export function buildProgram(): Command {
     .option("--port <n>", "port of the API server (default: random)", parseInteger("--port"))
     .option("--simulate", "simulate kubelet and built-in controllers", true)
     .option("--no-simulate", "do not simulate kubelet and built-in controllers")
-    .option("--no-build", "do not build the operator before starting it")
+    .option("--no-build", "do not build the operator before starting it (nor watch src/)")
+    .option("--no-watch", "do not rebuild and restart the operator when src/ changes")
     .action(async (opts) => (await import("./commands/dev.js")).runDev(opts));
 
   return program;

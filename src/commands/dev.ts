@@ -4,13 +4,17 @@
  * Ctrl-C (or SIGTERM) stops the operator with one SIGTERM, waits for its graceful shutdown, stops
  * the API server and exits 0; a second one kills the operator and exits 130. A project with
  * webhooks gets them served by the operator on a certificate envtest mints, with the configurations
- * and CRD conversion installed pointing at it (src/dev/webhooks.ts).
+ * and CRD conversion installed pointing at it (src/dev/webhooks.ts). While it runs, a change under
+ * src/ rebuilds the project (`npm run build`, which regenerates the manifests), applies the
+ * regenerated CRDs and webhook configurations to the API server and restarts the operator; a
+ * failed build or a refused manifest keeps the running operator.
  */
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { execa } from "execa";
 import { OperatorProcess } from "../dev/operator-process.js";
+import { SourceWatch } from "../dev/source-watch.js";
 import { listenForStopSignals, signalExitCode } from "../dev/stop-signals.js";
 import { announceWebhooksWhenServed, findDevWebhooks, webhookServerArgs } from "../dev/webhooks.js";
 import { readProject } from "../project/project-file.js";
@@ -21,6 +25,8 @@ export interface DevFlags {
   port?: number;
   simulate: boolean;
   build: boolean;
+  /** Rebuild and restart the operator when src/ changes (only when building). */
+  watch?: boolean;
 }
 
 /**
@@ -81,40 +87,135 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
 
   const serving = webhooks.mode === "on" ? env.webhook : undefined;
   const signals = listenForStopSignals();
-  const operator = new OperatorProcess(
-    entry,
-    [
-      "--kubeconfig",
-      kubeconfigPath,
-      "--metrics-bind-address",
-      `127.0.0.1:${metricsPort}`,
-      "--health-probe-bind-address",
-      "0",
-      "--zap-devel",
-      ...(serving ? webhookServerArgs(serving) : []),
-    ],
-    { cwd: root, env: { ...process.env, NODE_ENV: "development" } },
-  );
+  const startOperator = () =>
+    new OperatorProcess(
+      entry,
+      [
+        "--kubeconfig",
+        kubeconfigPath,
+        "--metrics-bind-address",
+        `127.0.0.1:${metricsPort}`,
+        "--health-probe-bind-address",
+        "0",
+        "--zap-devel",
+        ...(serving ? webhookServerArgs(serving) : []),
+      ],
+      { cwd: root, env: { ...process.env, NODE_ENV: "development" } },
+    );
+  let operator = startOperator();
   let graceTimer: NodeJS.Timeout | undefined;
-  const stopWaiting = new AbortController();
-  if (serving && webhooks.mode === "on") {
-    void announceWebhooksWhenServed(serving, webhooks, WEBHOOK_READY_WAIT_MS, stopWaiting.signal);
-  }
-  try {
-    const first = await Promise.race([
-      operator.exited.then((exit) => ({ exit, signal: undefined })),
-      signals.first.then((signal) => ({ exit: undefined, signal })),
-    ]);
-    if (first.exit) {
-      if (first.exit.error)
-        throw new CliError(`could not start the operator: ${first.exit.error.message}`);
-      if (first.exit.code === 0) return;
-      throw new CliError(`the operator exited with ${describeExit(first.exit)}; see its log above`);
+  let stopWaiting = new AbortController();
+  const announce = () => {
+    if (serving && webhooks.mode === "on") {
+      void announceWebhooksWhenServed(serving, webhooks, WEBHOOK_READY_WAIT_MS, stopWaiting.signal);
     }
-    const signal = first.signal as NodeJS.Signals;
+  };
+  announce();
+  const srcDir = resolve(root, "src");
+  const changes =
+    flags.build && flags.watch !== false && existsSync(srcDir)
+      ? new SourceWatch(srcDir)
+      : undefined;
+  if (changes) process.stdout.write("watching src/: a change rebuilds and restarts the operator\n");
+
+  /** Rebuilds, applies the manifests and restarts the operator; "signal" when stopped meanwhile. */
+  const reload = async (): Promise<"done" | "kept" | "signal"> => {
+    process.stderr.write("src/ changed: rebuilding (npm run build)...\n");
+    const build = execa("npm", ["run", "build"], { cwd: root, stdio: "inherit", reject: false });
+    const built = await Promise.race([
+      build.then((r) => r.exitCode),
+      signals.first.then(() => "signal" as const),
+    ]);
+    if (built === "signal") {
+      build.kill();
+      return "signal";
+    }
+    if (built !== 0) {
+      process.stderr.write(
+        "opgen: npm run build failed: the running operator keeps running; fix the errors above and save again\n",
+      );
+      return "kept";
+    }
+    try {
+      await env.reinstall();
+    } catch (e) {
+      process.stderr.write(
+        `opgen: the regenerated manifests were refused (${(e as Error).message.split("\n")[0]}): the running operator keeps running; fix them and save again\n`,
+      );
+      return "kept";
+    }
+    if (operator.running) {
+      operator.terminate();
+      const end = await Promise.race([
+        operator.exited.then(() => "exited" as const),
+        signals.first.then(() => "signal" as const),
+        new Promise<"timeout">((r) => {
+          graceTimer = setTimeout(() => r("timeout"), OPERATOR_STOP_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(graceTimer);
+      if (end === "signal") return "signal";
+      if (end === "timeout") {
+        operator.kill();
+        await operator.exited;
+      }
+    }
+    stopWaiting.abort();
+    stopWaiting = new AbortController();
+    operator = startOperator();
+    announce();
+    process.stdout.write("reloaded: the operator restarted with the new build\n");
+    return "done";
+  };
+
+  try {
+    for (;;) {
+      const first = await Promise.race([
+        operator.exited.then((exit) => ({ kind: "exit" as const, exit })),
+        signals.first.then((signal) => ({ kind: "signal" as const, signal })),
+        ...(changes ? [changes.next().then(() => ({ kind: "change" as const }))] : []),
+      ]);
+      if (first.kind === "change") {
+        await reload();
+        continue;
+      }
+      if (first.kind === "exit") {
+        const exit = first.exit;
+        if (exit.error) throw new CliError(`could not start the operator: ${exit.error.message}`);
+        if (exit.code === 0) return;
+        if (changes) {
+          // While watching, a crash waits for a fix rather than ending the session.
+          process.stderr.write(
+            `opgen: the operator exited with ${describeExit(exit)}; see its log above. Waiting for changes in src/ (Ctrl-C to stop)\n`,
+          );
+          const next = await Promise.race([
+            changes.next().then(() => "change" as const),
+            signals.first.then(() => "signal" as const),
+          ]);
+          if (next === "signal") return;
+          await reload();
+          continue;
+        }
+        throw new CliError(`the operator exited with ${describeExit(exit)}; see its log above`);
+      }
+      await stopOnSignal(first.signal);
+      return;
+    }
+  } finally {
+    changes?.close();
+    stopWaiting.abort();
+    clearTimeout(graceTimer);
+    operator.kill();
+    await env.stop();
+    signals.dispose();
+  }
+
+  /** The first Ctrl-C or SIGTERM: one SIGTERM to the operator, a bounded wait, exit 0. */
+  async function stopOnSignal(signal: NodeJS.Signals): Promise<void> {
     process.stderr.write(
       `\n${signal}: stopping the operator and the API server (${signal} again to kill the operator)...\n`,
     );
+    if (!operator.running) return;
     operator.terminate();
     const end = await Promise.race([
       operator.exited.then((exit) => ({ kind: "exited" as const, exit })),
@@ -149,12 +250,6 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
         `the operator did not shut down cleanly on SIGTERM (${describeExit(end.exit)}); see its log above`,
       );
     }
-  } finally {
-    stopWaiting.abort();
-    clearTimeout(graceTimer);
-    operator.kill();
-    await env.stop();
-    signals.dispose();
   }
 }
 
