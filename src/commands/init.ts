@@ -1,9 +1,14 @@
-/** `opgen init`: scaffold a new operator project into the current (empty) directory. */
-import { readdirSync } from "node:fs";
+/** `opgen init`: scaffold a new operator project into the current directory (new, or holding only a README, LICENSE and dotfiles). */
 import { basename, resolve } from "node:path";
 import { generateRbac } from "../generators/rbac/index.js";
 import { type License, resolveDependencySpecs } from "../generators/scaffold/context.js";
 import { planInit } from "../generators/scaffold/init-plan.js";
+import {
+  findInitBlockers,
+  findReadme,
+  MERGED_IGNORE_FILES,
+  readExisting,
+} from "../generators/scaffold/init-target.js";
 import { CliError } from "../util/errors.js";
 import {
   projectNameFromDir,
@@ -42,13 +47,7 @@ export async function runInit(flags: InitFlags, cwd = process.cwd()): Promise<vo
     if (spec !== undefined) validateDependencySpec(flag, spec);
   }
 
-  // Dotfiles (.git, .idea, ...) are fine; anything else means this is not a new project.
-  const present = readdirSync(root).filter((name) => !name.startsWith("."));
-  if (present.length > 0) {
-    const shown = present.slice(0, 3).join(", ") + (present.length > 3 ? ", ..." : "");
-    throw new CliError(`${root} is not empty (${shown}): run opgen init in a new, empty directory`);
-  }
-
+  const readme = findReadme(root);
   const plan = planInit({
     projectName,
     domain: flags.domain,
@@ -62,14 +61,32 @@ export async function runInit(flags: InitFlags, cwd = process.cwd()): Promise<vo
       apimachinery: flags.apimachinerySpec,
     }),
     emptyRole: await emptyManagerRole(root),
+    existing: { readme, read: (path) => readExisting(root, path) },
   });
+  // What a repository holds before its first scaffold (.git, dotfiles, *.md, LICENSE) is kept;
+  // anything else, or a scaffold file that is there already, stops init before it writes.
+  const conflicts = [...new Set([...findInitBlockers(root), ...plan.clashes(root)])].sort();
+  if (conflicts.length > 0) throw new CliError(conflictMessage(root, conflicts));
   plan.write(root);
-  process.stdout.write(`Scaffolded ${projectName} (${plan.list().length} files) in ${root}\n`);
+  const kept = readme === undefined ? [] : [`kept your ${readme}`];
+  for (const file of MERGED_IGNORE_FILES) {
+    if (plan.get(file)?.action === "update") kept.push(`added opgen's entries to your ${file}`);
+  }
+  process.stdout.write(
+    `Scaffolded ${projectName} (${plan.list().length} files) in ${root}${kept.length > 0 ? `; ${kept.join(", ")}` : ""}\n`,
+  );
 
   if (!flags.skipInstall) await npmInstall(root);
   process.stdout.write(
     `Next: define a resource with:\n$ npx opgen create api --group <group> --version v1 --kind <Kind>\n`,
   );
+}
+
+function conflictMessage(root: string, paths: string[]): string {
+  const hint = paths.includes("package.json")
+    ? "; opgen init writes its own package.json, so scaffold first and add your dependencies to it after"
+    : "";
+  return `${root} already holds ${paths.join(", ")}: opgen init scaffolds only next to .git, dotfiles, *.md and LICENSE-like files; move ${paths.length === 1 ? "it" : "them"} away and run again${hint}`;
 }
 
 /** What `opgen manifests` writes for a project without @rbac markers, so the two always agree. */

@@ -293,15 +293,73 @@ describe("opgen init", () => {
     expect(existsSync(join(dir, "package.json"))).toBe(true);
   });
 
-  it("refuses a directory that is not empty, writing nothing", async () => {
+  it("refuses a directory holding other files, naming them all, writing nothing", async () => {
     const busy = tempDir();
     writeFileSync(join(busy, "notes.txt"), "mine");
+    writeFileSync(join(busy, "README.md"), "# mine\n");
     const before = snapshot(busy);
     expectOneLineFailure(
       await runCli(["init", "--skip-install"], busy),
-      /is not empty \(notes\.txt\)/,
+      /already holds notes\.txt: opgen init scaffolds only next to \.git, dotfiles, \*\.md and LICENSE-like files; move it away and run again$/,
     );
     expect(snapshot(busy)).toEqual(before);
+  });
+
+  it("scaffolds next to .git, .gitignore, README.md and LICENSE, keeping the user's files", async () => {
+    const repo = join(tempDir(), "started-operator");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    writeFileSync(join(repo, ".git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(repo, ".gitignore"), "# mine\n.env\ndist/\n");
+    writeFileSync(join(repo, "README.md"), "# My operator\n");
+    writeFileSync(join(repo, "LICENSE"), "MIT License\n");
+    const before = snapshot(repo);
+    const result = await runCli(["init", "--domain", "example.com", "--skip-install"], repo);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(
+      /^Scaffolded started-operator \(\d+ files\) in .*; kept your README\.md, added opgen's entries to your \.gitignore$/m,
+    );
+    const after = snapshot(repo);
+    for (const kept of [".git/HEAD", "README.md", "LICENSE"]) {
+      expect(after[kept], kept).toBe(before[kept]);
+    }
+    expect(readFileSync(join(repo, ".gitignore"), "utf8")).toBe(
+      "# mine\n.env\ndist/\n\n# Added by opgen init\nnode_modules/\ncoverage/\n*.kubeconfig\n.opgen-tmp-*\n",
+    );
+    for (const file of ["PROJECT", "package.json", "src/main.ts", ".dockerignore"]) {
+      expect(existsSync(join(repo, file)), file).toBe(true);
+    }
+  });
+
+  it("refuses a folder with main.ts, naming it and changing nothing", async () => {
+    const repo = tempDir();
+    mkdirSync(join(repo, ".git"));
+    writeFileSync(join(repo, ".gitignore"), "node_modules/\n");
+    writeFileSync(join(repo, "README.md"), "# mine\n");
+    writeFileSync(join(repo, "LICENSE"), "MIT\n");
+    writeFileSync(join(repo, "main.ts"), "console.log(1);\n");
+    const before = snapshot(repo);
+    expectOneLineFailure(
+      await runCli(["init", "--skip-install"], repo),
+      /already holds main\.ts: .*; move it away and run again$/,
+    );
+    expect(snapshot(repo)).toEqual(before);
+  });
+
+  it("lists every conflict, sorted, including a scaffold file inside a dot-folder and package.json", async () => {
+    const repo = tempDir();
+    mkdirSync(join(repo, ".github", "workflows"), { recursive: true });
+    writeFileSync(join(repo, ".github", "workflows", "ci.yml"), "name: mine\n");
+    writeFileSync(join(repo, "package.json"), "{}\n");
+    mkdirSync(join(repo, "src"));
+    writeFileSync(join(repo, "src", "index.ts"), "");
+    writeFileSync(join(repo, "PROJECT"), "domain: x\n");
+    const before = snapshot(repo);
+    expectOneLineFailure(
+      await runCli(["init", "--skip-install"], repo),
+      /already holds \.github\/workflows\/ci\.yml, PROJECT, package\.json, src\/index\.ts: .*move them away and run again; opgen init writes its own package\.json/,
+    );
+    expect(snapshot(repo)).toEqual(before);
   });
 
   it("rejects a bad domain and an unknown flag, writing nothing", async () => {

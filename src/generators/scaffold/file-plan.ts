@@ -37,11 +37,16 @@ export class FilePlan {
     return [...this.files.values()].sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  /** Throws (writing nothing) when a file to create exists already. */
-  checkConflicts(root: string): void {
-    const clashes = this.list()
+  /** The files to create that exist already, sorted. */
+  clashes(root: string): string[] {
+    return this.list()
       .filter((f) => f.action === "create" && existsSync(join(root, f.path)))
       .map((f) => f.path);
+  }
+
+  /** Throws (writing nothing) when a file to create exists already. */
+  checkConflicts(root: string): void {
+    const clashes = this.clashes(root);
     if (clashes.length > 0) {
       throw new CliError(
         `refusing to overwrite existing ${clashes.length === 1 ? "file" : "files"}: ${clashes.join(", ")} (move ${clashes.length === 1 ? "it" : "them"} away and run again)`,
