@@ -1,48 +1,167 @@
 /**
- * The user's path from the artifacts a user would download: `npm pack` of the four packages, their
- * file lists, then `npx opgen init` + `create api` from the installed tarball, and the new project's
- * install, build, manifests and tests on the runtime and envtest tarballs.
+ * The user's path from the artifacts a user would download: `npm run pack` in a fresh copy of the
+ * checkout (no dist/, so every prepack must build what its package ships), the tarballs' file lists,
+ * `npm run opgen` from that checkout, then `npx opgen init` + `create api` from the installed
+ * tarballs, and the new project's install, build, manifests and tests on the runtime and envtest
+ * tarballs.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, tempDir } from "../helpers/cli.js";
 
-interface PackResult {
+interface Pack {
   name: string;
   version: string;
-  filename: string;
-  size: number;
-  entryCount: number;
-  files: { path: string }[];
+  tarball: string;
+  files: string[];
 }
 
 const out = tempDir("opgen-pack-");
-const packs: Record<string, PackResult & { tarball: string }> = {};
+const checkout = join(out, "checkout");
+const packDir = join(out, "tarballs");
+const packs: Record<string, Pack> = {};
+const quiet = { npm_config_loglevel: "error", npm_config_update_notifier: "false" };
+let unbuilt: { exitCode?: number; stdout: string; stderr: string };
 
-async function pack(args: string[]): Promise<void> {
-  // The suite has built everything already (npm test builds first); prepack would build again.
+/** What a fresh clone holds: tracked and new files of the working tree, nothing ignored (dist/). */
+async function copyCheckout(): Promise<void> {
   const { stdout } = await execa(
-    "npm",
-    ["pack", "--json", "--ignore-scripts", "--pack-destination", out, ...args],
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
     {
       cwd: REPO_ROOT,
-      env: { npm_config_loglevel: "error" },
     },
   );
-  for (const result of JSON.parse(stdout) as PackResult[]) {
-    packs[result.name] = { ...result, tarball: join(out, result.filename) };
+  for (const file of stdout.split("\0")) {
+    // A tracked file deleted in the working tree is gone from a clone made after the commit, too.
+    if (!file || !existsSync(join(REPO_ROOT, file))) continue;
+    mkdirSync(dirname(join(checkout, file)), { recursive: true });
+    copyFileSync(join(REPO_ROOT, file), join(checkout, file));
   }
 }
 
-const paths = (name: string) => packs[name]!.files.map((f) => f.path);
+async function readTarball(tarball: string): Promise<Pack> {
+  const list = await execa("tar", ["-tzf", tarball]);
+  const manifest = await execa("tar", ["-xzOf", tarball, "package/package.json"]);
+  const { name, version } = JSON.parse(manifest.stdout) as { name: string; version: string };
+  const files = list.stdout.split("\n").map((f) => f.replace(/^package\//, ""));
+  return { name, version, tarball, files };
+}
+
+const paths = (name: string) => packs[name]!.files;
 
 describe("published packages", () => {
   beforeAll(async () => {
-    await pack([]);
-    await pack(["-w", "@opgen/apimachinery", "-w", "@opgen/runtime", "-w", "@opgen/envtest"]);
-  }, 120_000);
+    await copyCheckout();
+    expect(existsSync(join(checkout, "dist")), "the copy has no build").toBe(false);
+    await execa(
+      "npm",
+      ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"],
+      {
+        cwd: checkout,
+        env: quiet,
+      },
+    );
+    unbuilt = await execa("npm", ["run", "-s", "opgen", "--", "--version"], {
+      cwd: checkout,
+      reject: false,
+    });
+    const { stdout } = await execa("npm", ["run", "-s", "pack", "--", packDir], {
+      cwd: checkout,
+      env: quiet,
+    });
+    for (const line of stdout.trim().split("\n")) {
+      const pack = await readTarball(join(checkout, line));
+      packs[pack.name] = pack;
+    }
+  }, 300_000);
+
+  it("writes the four tarballs to the one folder given to npm run pack", () => {
+    expect(Object.keys(packs).sort()).toEqual([
+      "@opgen/apimachinery",
+      "@opgen/envtest",
+      "@opgen/runtime",
+      "opgen",
+    ]);
+    for (const pack of Object.values(packs)) expect(dirname(pack.tarball)).toBe(packDir);
+  });
+
+  it("ships each package's dist/ and nothing from tests", () => {
+    for (const pack of Object.values(packs)) {
+      // The entry points: bin/opgen.js imports dist/cli.js; the libraries export dist/index.js.
+      expect(pack.files, pack.name).toContain(
+        pack.name === "opgen" ? "dist/cli.js" : "dist/index.js",
+      );
+      expect(
+        pack.files.filter((f) =>
+          /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]s$/.test(f),
+        ),
+        pack.name,
+      ).toEqual([]);
+    }
+  });
+
+  it("tells the user to build first when npm run opgen runs in an unbuilt checkout", () => {
+    expect(unbuilt.exitCode).toBe(1);
+    expect(unbuilt.stderr.trim()).toBe(
+      `opgen: the checkout is not built; run \`npm run build\` in ${checkout} first`,
+    );
+  });
+
+  it("runs from the checkout with npm run opgen, in the folder it is called from", async () => {
+    const version = await execa("npm", ["run", "-s", "opgen", "--", "--version"], {
+      cwd: checkout,
+    });
+    expect(version.stdout.trim()).toBe(packs.opgen!.version);
+    const elsewhere = join(out, "from-checkout");
+    mkdirSync(elsewhere);
+    await execa(
+      "npm",
+      [
+        "run",
+        "-s",
+        "opgen",
+        "--prefix",
+        checkout,
+        "--",
+        "init",
+        "--domain",
+        "example.com",
+        "--skip-install",
+      ],
+      { cwd: elsewhere, env: quiet },
+    );
+    // The project lands where the user stands and links the checkout's packages.
+    const pkg = JSON.parse(readFileSync(join(elsewhere, "package.json"), "utf8"));
+    expect(pkg.dependencies["@opgen/runtime"]).toBe(`file:${join(checkout, "packages/runtime")}`);
+    expect(existsSync(join(checkout, "PROJECT"))).toBe(false);
+  }, 60_000);
+
+  // npm run pack builds once and packs without scripts; `npm publish` of one package relies on its
+  // prepack alone, so take every build away and pack each dependent package by itself.
+  it.each(["runtime", "envtest"])(
+    "builds @opgen/%s and what it imports in its own prepack, from a clone with nothing built",
+    async (dir) => {
+      for (const built of ["apimachinery", "runtime", "envtest"]) {
+        rmSync(join(checkout, "packages", built, "dist"), { recursive: true, force: true });
+      }
+      const { stdout } = await execa(
+        "npm",
+        ["pack", "--dry-run", "--json", "-w", `@opgen/${dir}`],
+        { cwd: checkout, env: quiet },
+      );
+      // The prepack's own output comes first; npm's JSON is the last thing printed.
+      const [result] = JSON.parse(stdout.slice(stdout.lastIndexOf("\n[") + 1)) as {
+        files: { path: string }[];
+      }[];
+      const files = result!.files.map((f) => f.path);
+      expect(files).toContain("dist/index.js");
+      expect(files).toContain("dist/index.d.ts");
+    },
+    120_000,
+  );
 
   it("packs opgen with its code, templates and docs, and nothing else", () => {
     const files = paths("opgen");
@@ -148,11 +267,12 @@ describe("published packages", () => {
           "install",
           "--no-audit",
           "--no-fund",
-          packs.opgen!.tarball,
-          packs["@opgen/envtest"]!.tarball,
-          packs["@opgen/apimachinery"]!.tarball,
+          // Third-party dependencies come from npm's cache when it has them: faster, and no
+          // registry hiccup fails the test. The four opgen packages come from the tarballs only.
+          "--prefer-offline",
+          ...Object.values(packs).map((p) => p.tarball),
         ],
-        { cwd: home, env: { npm_config_loglevel: "error" } },
+        { cwd: home, env: quiet },
       );
     }, 240_000);
 
