@@ -1,12 +1,12 @@
 /**
  * The user's path from the artifacts a user would download: `npm run pack` in a fresh copy of the
- * checkout (no dist/, so every prepack must build what its package ships), the tarballs' file lists,
- * `npm run opgen` from that checkout, then `npx opgen init` + `create api` from the installed
- * tarballs, and the new project's install, build, manifests and tests on the runtime and envtest
- * tarballs.
+ * checkout (no dist/, so every prepack must build what its package ships), the tarballs' file
+ * lists, `npm run opgen` and `npm link` from that checkout, then `npx opgen init` + `create api`
+ * from the installed tarballs, and the new project's install, build, manifests and tests on the
+ * runtime and envtest tarballs.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, tempDir } from "../helpers/cli.js";
@@ -56,6 +56,7 @@ describe("published packages", () => {
   beforeAll(async () => {
     await copyCheckout();
     expect(existsSync(join(checkout, "dist")), "the copy has no build").toBe(false);
+    // The repository's own install has filled npm's cache with the same lockfile's packages.
     await execa(
       "npm",
       ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"],
@@ -137,6 +138,21 @@ describe("published packages", () => {
     const pkg = JSON.parse(readFileSync(join(elsewhere, "package.json"), "utf8"));
     expect(pkg.dependencies["@opgen/runtime"]).toBe(`file:${join(checkout, "packages/runtime")}`);
     expect(existsSync(join(checkout, "PROJECT"))).toBe(false);
+  }, 60_000);
+
+  it("puts the checkout's opgen on the PATH with npm link", async () => {
+    // A private global prefix: the test must not touch the machine's global packages.
+    const global = join(out, "global");
+    await execa("npm", ["link", "--no-audit", "--no-fund"], {
+      cwd: checkout,
+      env: { ...quiet, npm_config_prefix: global },
+    });
+    const { stdout } = await execa("opgen", ["--version"], {
+      cwd: out,
+      env: { PATH: `${join(global, "bin")}${delimiter}${process.env.PATH}` },
+    });
+    expect(stdout.trim()).toBe(packs.opgen!.version);
+    expect(realpathSync(join(global, "lib", "node_modules", "opgen"))).toBe(realpathSync(checkout));
   }, 60_000);
 
   // npm run pack builds once and packs without scripts; `npm publish` of one package relies on its
@@ -267,9 +283,7 @@ describe("published packages", () => {
           "install",
           "--no-audit",
           "--no-fund",
-          // Third-party dependencies come from npm's cache when it has them: faster, and no
-          // registry hiccup fails the test. The four opgen packages come from the tarballs only.
-          "--prefer-offline",
+          // As a user would: third-party dependencies from the registry, opgen's from the files.
           ...Object.values(packs).map((p) => p.tarball),
         ],
         { cwd: home, env: quiet },
