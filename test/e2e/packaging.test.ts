@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { execa } from "execa";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, tempDir } from "../helpers/cli.js";
 
 interface Pack {
@@ -51,6 +51,9 @@ async function readTarball(tarball: string): Promise<Pack> {
 }
 
 const paths = (name: string) => packs[name]!.files;
+
+// A checkout with its node_modules, a user folder and a scaffolded project: ~270 MB per run.
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("published packages", () => {
   beforeAll(async () => {
