@@ -13,8 +13,8 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { execa } from "execa";
+import { ChangeWatch } from "../dev/change-watch.js";
 import { OperatorProcess } from "../dev/operator-process.js";
-import { SourceWatch } from "../dev/source-watch.js";
 import { listenForStopSignals, signalExitCode } from "../dev/stop-signals.js";
 import { announceWebhooksWhenServed, findDevWebhooks, webhookServerArgs } from "../dev/webhooks.js";
 import { readProject } from "../project/project-file.js";
@@ -114,7 +114,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
   const srcDir = resolve(root, "src");
   const changes =
     flags.build && flags.watch !== false && existsSync(srcDir)
-      ? new SourceWatch(srcDir)
+      ? new ChangeWatch(srcDir)
       : undefined;
   if (changes) process.stdout.write("watching src/: a change rebuilds and restarts the operator\n");
 

@@ -6,7 +6,7 @@ import { type FSWatcher, watch } from "node:fs";
 
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs|json)$/;
 
-export class SourceWatch {
+export class ChangeWatch {
   private readonly watcher: FSWatcher;
   private timer: NodeJS.Timeout | undefined;
   private pending = false;
