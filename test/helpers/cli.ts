@@ -1,10 +1,11 @@
 /** Runs the built CLI (dist/) as a user would, and snapshots folders to prove nothing changed. */
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { afterAll } from "vitest";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const CLI = join(REPO_ROOT, "bin", "opgen.js");
@@ -28,8 +29,19 @@ export async function runCli(
   return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+// Temp folders of the test file, removed after it (a day of runs left thousands behind).
+const tempDirs = new Set<string>();
+// Registered on the importing test file: vitest ends its workers without an "exit" event.
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+});
+
+/** A new temp folder, removed after the test file that made it. */
 export function tempDir(prefix = "opgen-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
 }
 
 /**

@@ -1,15 +1,20 @@
 /** Shared helpers for envtest's own tests: running the real kubectl against a test server. */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import { afterAll } from "vitest";
 import type { TestEnv } from "../src/index.js";
 
 export const fixtures = join(import.meta.dirname, "fixtures");
 
 /** Runs kubectl with the env's kubeconfig and a private discovery cache; never throws. */
 export async function kubectl(env: TestEnv, args: string[], input?: string) {
-  const cache = cacheDirs.get(env) ?? mkdtempSync(join(tmpdir(), "kubectl-cache-"));
+  let cache = cacheDirs.get(env);
+  if (!cache) {
+    cache = mkdtempSync(join(tmpdir(), "kubectl-cache-"));
+    createdCaches.add(cache);
+  }
   cacheDirs.set(env, cache);
   const r = await execa(
     "kubectl",
@@ -25,6 +30,13 @@ export async function kubectl(env: TestEnv, args: string[], input?: string) {
 }
 
 const cacheDirs = new WeakMap<TestEnv, string>();
+// kubectl discovery caches of the test file, removed after it.
+const createdCaches = new Set<string>();
+// Registered on the importing test file: vitest ends its workers without an "exit" event.
+afterAll(() => {
+  for (const dir of createdCaches) rmSync(dir, { recursive: true, force: true });
+  createdCaches.clear();
+});
 
 export interface RawResponse {
   status: number;

@@ -1,8 +1,9 @@
 /** Shared fixtures for the envtest-backed integration tests: CRDs, kinds and a manager harness. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestEnv, type TestEnv } from "@opgen/envtest";
+import { afterAll } from "vitest";
 import {
   type Condition,
   createLogger,
@@ -121,9 +122,18 @@ const conditions = {
   },
 };
 
+// CRD folders of the test file, removed after it.
+const crdDirs = new Set<string>();
+// Registered on the importing test file: vitest ends its workers without an "exit" event.
+afterAll(() => {
+  for (const dir of crdDirs) rmSync(dir, { recursive: true, force: true });
+  crdDirs.clear();
+});
+
 /** Writes the test CRDs to a temp directory (one YAML document per file; JSON is YAML). */
 export function crdDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "opgen-runtime-crds-"));
+  crdDirs.add(dir);
   writeFileSync(
     join(dir, "appclusters.yaml"),
     crd(
