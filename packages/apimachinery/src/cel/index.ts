@@ -5,7 +5,7 @@
  * and envtest enforces what the cluster enforces. @marcbachmann/cel-js and re2js are optional
  * peer dependencies: the CLI and envtest install them, an operator does not carry them.
  */
-export { CelCostLimitError, COST_LIMIT_EXCEEDED } from "./cost.js";
+export { CelCostLimitError } from "./cost.js";
 export {
   CelCompileError,
   type CelProgram,
@@ -17,7 +17,6 @@ export {
   evaluateCel,
   type RuleScope,
 } from "./program.js";
-export { escapeProperty } from "./schema-types.js";
 
 /** kube's per-expression runtime cost limit (`celconfig.PerCallLimit`). */
 export const PER_CALL_COST_LIMIT = 1_000_000;

@@ -36,11 +36,6 @@ const libraries = kubernetesEnvironment();
 installMeter(libraries);
 const functionNames = new Set(libraries.getDefinitions().functions.map((f) => f.name));
 
-/** Without a schema, `self` and `oldSelf` are dyn (the generator checks markers this way). */
-const dynEnv = libraries.clone();
-dynEnv.registerVariable("self", "dyn");
-dynEnv.registerVariable("oldSelf", "dyn");
-
 const formatEnv = libraries.clone();
 formatEnv.registerVariable("s", "string");
 const parseDuration = formatEnv.parse("duration(s)");
@@ -144,24 +139,26 @@ function compileIn(env: Environment, expr: string): CelProgram | CelCompileError
   }
 }
 
-const programs = new Map<string, CelProgram | CelCompileError>();
+/** An environment and the programs compiled in it (bounded: expressions come from clients). */
+interface CompileScope {
+  env: Environment;
+  programs: Map<string, CelProgram | CelCompileError>;
+}
 
-/** The compiled program, or the compile error, of an expression with dyn `self` (cached). */
-export function compileCel(expr: string): CelProgram | CelCompileError {
-  let p = programs.get(expr);
+function compiled(scope: CompileScope, expr: string): CelProgram | CelCompileError {
+  let p = scope.programs.get(expr);
   if (!p) {
-    p = compileIn(dynEnv, expr);
-    if (programs.size >= CACHE_LIMIT) programs.delete(programs.keys().next().value as string);
-    programs.set(expr, p);
+    p = compileIn(scope.env, expr);
+    if (scope.programs.size >= CACHE_LIMIT) {
+      scope.programs.delete(scope.programs.keys().next().value as string);
+    }
+    scope.programs.set(expr, p);
   }
   return p;
 }
 
 // Per set of dyn variables (admission matchConditions: object, oldObject, request, ...).
-const variableEnvs = new Map<
-  string,
-  { env: Environment; programs: Map<string, CelProgram | CelCompileError> }
->();
+const variableScopes = new Map<string, CompileScope>();
 
 /**
  * The compiled program, or the compile error, of an expression over the given dyn variables
@@ -172,21 +169,22 @@ export function compileCelWith(
   variables: readonly string[],
 ): CelProgram | CelCompileError {
   const key = variables.join(",");
-  let entry = variableEnvs.get(key);
-  if (!entry) {
+  let scope = variableScopes.get(key);
+  if (!scope) {
     const env = libraries.clone();
     for (const v of variables) env.registerVariable(v, "dyn");
-    entry = { env, programs: new Map() };
-    variableEnvs.set(key, entry);
+    scope = { env, programs: new Map() };
+    variableScopes.set(key, scope);
   }
-  let p = entry.programs.get(expr);
-  if (!p) {
-    p = compileIn(entry.env, expr);
-    if (entry.programs.size >= CACHE_LIMIT)
-      entry.programs.delete(entry.programs.keys().next().value as string);
-    entry.programs.set(expr, p);
-  }
-  return p;
+  return compiled(scope, expr);
+}
+
+/**
+ * The compiled program, or the compile error, of an expression with dyn `self` and `oldSelf`
+ * (cached): how the generator checks a marker's rule before the schema exists.
+ */
+export function compileCel(expr: string): CelProgram | CelCompileError {
+  return compileCelWith(expr, ["self", "oldSelf"]);
 }
 
 /** Where a rule sits: the schema node it is declared on and whether that is the resource root. */
@@ -195,69 +193,37 @@ export interface RuleScope {
   root: boolean;
 }
 
-interface TypedScope {
-  env: Environment;
-  programs: Map<string, CelProgram | CelCompileError>;
-}
-
-// Per schema node object (a stored CRD's schema is never mutated): its typed environment.
-const typedScopes = new WeakMap<JSONSchemaProps, { root?: TypedScope; node?: TypedScope }>();
-
-function typedScope(scope: RuleScope): TypedScope {
-  let entry = typedScopes.get(scope.schema);
-  if (!entry) {
-    entry = {};
-    typedScopes.set(scope.schema, entry);
-  }
-  const key = scope.root ? "root" : "node";
-  let t = entry[key];
-  if (!t) {
-    const env = libraries.clone();
-    const selfType = declareSchemaType(env, scope.schema, "Object", scope.root);
-    env.registerVariable("self", selfType);
-    // optional<T> of an object type is not converted by cel-js, so an optional oldSelf is
-    // optional<dyn>; a plain oldSelf has self's type.
-    env.registerVariable("oldSelf", selfType);
-    t = { env, programs: new Map() };
-    entry[key] = t;
-  }
-  return t;
-}
-
-const optionalOldSelfEnvs = new WeakMap<Environment, Environment>();
+// Per schema node object (a stored CRD's schema is never mutated): its typed environments, by
+// root or not and optional oldSelf or not.
+const typedScopes = new WeakMap<JSONSchemaProps, Map<string, CompileScope>>();
 
 /**
  * A CRD rule (or messageExpression) compiled as kube compiles it: `self` typed by the schema
  * node the rule is on, so an undefined field or mismatched operands fail here as at CRD
- * creation. `optionalOldSelf` rules see `oldSelf` as an optional.
+ * creation. `optionalOldSelf` rules see `oldSelf` as optional<dyn> (cel-js does not convert
+ * plain objects inside an optional to an object type); a plain oldSelf has self's type.
  */
 export function compileRule(
   expr: string,
   scope: RuleScope,
   optionalOldSelf = false,
 ): CelProgram | CelCompileError {
-  const t = typedScope(scope);
-  const cacheKey = optionalOldSelf ? `?${expr}` : expr;
-  let p = t.programs.get(cacheKey);
-  if (!p) {
-    let env = t.env;
-    if (optionalOldSelf) {
-      let o = optionalOldSelfEnvs.get(t.env);
-      if (!o) {
-        // A sibling of the typed environment with oldSelf optional: rebuild it from the schema.
-        o = libraries.clone();
-        const selfType = declareSchemaType(o, scope.schema, "Object", scope.root);
-        o.registerVariable("self", selfType);
-        o.registerVariable("oldSelf", "optional<dyn>");
-        optionalOldSelfEnvs.set(t.env, o);
-      }
-      env = o;
-    }
-    p = compileIn(env, expr);
-    if (t.programs.size >= CACHE_LIMIT) t.programs.delete(t.programs.keys().next().value as string);
-    t.programs.set(cacheKey, p);
+  let byKind = typedScopes.get(scope.schema);
+  if (!byKind) {
+    byKind = new Map();
+    typedScopes.set(scope.schema, byKind);
   }
-  return p;
+  const key = `${scope.root ? "root" : "node"}${optionalOldSelf ? "?" : ""}`;
+  let typed = byKind.get(key);
+  if (!typed) {
+    const env = libraries.clone();
+    const selfType = declareSchemaType(env, scope.schema, "Object", scope.root);
+    env.registerVariable("self", selfType);
+    env.registerVariable("oldSelf", optionalOldSelf ? "optional<dyn>" : selfType);
+    typed = { env, programs: new Map() };
+    byKind.set(key, typed);
+  }
+  return compiled(typed, expr);
 }
 
 /** A JSON value shaped for a rule compiled against `schema` (see schema-types.ts). */
