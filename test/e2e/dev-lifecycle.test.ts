@@ -7,9 +7,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { execa, type ResultPromise } from "execa";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, REPO_ROOT, tempDir } from "../helpers/cli.js";
+import { type Dev, startDev } from "../helpers/dev.js";
 
 const RUNTIME = join(REPO_ROOT, "packages/runtime/dist/index.js");
 // Start-up of envtest and the operator takes a second alone, several on a busy 2-core CI machine.
@@ -43,57 +44,6 @@ function project(main = MAIN): string {
   mkdirSync(join(dir, "dist"));
   writeFileSync(join(dir, "dist/main.js"), main);
   return dir;
-}
-
-interface Dev {
-  proc: ResultPromise<{ all: true; reject: false; detached: true }>;
-  output(): string;
-  waitFor(text: string | RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-  /** Signals opgen dev's whole process group, as the terminal does on Ctrl-C. */
-  signalGroup(signal: NodeJS.Signals): void;
-}
-
-const running: Dev[] = [];
-afterEach(() => {
-  for (const d of running.splice(0)) {
-    try {
-      if (d.proc.pid) process.kill(-d.proc.pid, "SIGKILL");
-    } catch {}
-  }
-});
-
-function startDev(dir: string, args: string[] = []): Dev {
-  const proc = execa("node", [CLI, "dev", "--no-build", "--kubeconfig", "kc.yaml", ...args], {
-    cwd: dir,
-    all: true,
-    reject: false,
-    detached: true,
-    env: { OPGEN_DEBUG: "" },
-  });
-  let output = "";
-  proc.all.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const dev: Dev = {
-    proc,
-    output: () => output,
-    async waitFor(text, timeoutMs = 40_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const m =
-          typeof text === "string" ? (output.includes(text) ? [text] : null) : output.match(text);
-        if (m) return m as RegExpMatchArray;
-        if (proc.exitCode !== null || Date.now() > deadline)
-          throw new Error(`no ${String(text)} in the output of opgen dev:\n${output}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-    signalGroup(signal) {
-      process.kill(-(proc.pid as number), signal);
-    },
-  };
-  running.push(dev);
-  return dev;
 }
 
 function alive(pid: number): boolean {
@@ -208,7 +158,9 @@ describe("opgen dev lifecycle", () => {
       blocker = createServer();
       await new Promise<void>((r) => blocker!.listen(0, "127.0.0.1", r));
       const port = (blocker.address() as { port: number }).port;
-      const result = await startDev(project(), ["--port", String(port)]).proc;
+      const result = await startDev(project(), {
+        args: ["--no-build", "--kubeconfig", "kc.yaml", "--port", String(port)],
+      }).proc;
       expect(result.exitCode).toBe(1);
       expect(result.stderr.trim()).toBe(
         `opgen: envtest failed to start: port ${port} is already in use; choose another --port or leave it out for a free one`,

@@ -7,8 +7,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT, tempDir } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT, tempDir } from "../helpers/cli.js";
+import { startDev } from "../helpers/dev.js";
 
 const RUNTIME = join(REPO_ROOT, "packages/runtime/dist/index.js");
 
@@ -30,44 +31,15 @@ function project(): string {
   return dir;
 }
 
-const started: Array<{ pid?: number }> = [];
-afterEach(() => {
-  for (const p of started.splice(0)) {
-    try {
-      if (p.pid) process.kill(-p.pid, "SIGKILL");
-    } catch {}
-  }
-});
-
 describe("opgen dev metrics", () => {
   it("prints a scrape command that works with envtest's admin token; no token is refused", async () => {
     const dir = project();
-    const proc = execa("node", [CLI, "dev", "--no-build", "--kubeconfig", "kc.yaml"], {
-      cwd: dir,
-      all: true,
-      reject: false,
-      detached: true,
-      env: { OPGEN_DEBUG: "" },
-    });
-    started.push(proc);
-    let output = "";
-    proc.all.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const waitFor = async (re: RegExp) => {
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-        const m = output.match(re);
-        if (m) return m;
-        if (proc.exitCode !== null) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no ${re} in the output of opgen dev:\n${output}`);
-    };
-    const [, command, port] = await waitFor(
+    const dev = startDev(dir, { timeoutMs: 30_000 });
+    const [, command, port] = await dev.waitFor(
       /^metrics: (curl .* https:\/\/127\.0\.0\.1:(\d+)\/metrics)$/m,
     );
-    await waitFor(/operator ready/);
-    await waitFor(/Serving metrics server/);
+    await dev.waitFor(/operator ready/);
+    await dev.waitFor(/Serving metrics server/);
 
     const scraped = await execa("bash", ["-c", `${command} --fail --silent --show-error`], {
       cwd: dir,
@@ -86,8 +58,8 @@ describe("opgen dev metrics", () => {
     );
     expect(anonymous.stdout).toBe("Unauthorized\n401");
 
-    process.kill(-(proc.pid as number), "SIGINT");
-    const result = await proc;
-    expect(result.exitCode, output).toBe(0);
+    dev.signalGroup("SIGINT");
+    const result = await dev.proc;
+    expect(result.exitCode, dev.output()).toBe(0);
   });
 });

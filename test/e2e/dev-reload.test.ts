@@ -7,8 +7,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterEach, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT, tempDir } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT, tempDir } from "../helpers/cli.js";
+import { startDev } from "../helpers/dev.js";
 
 const RUNTIME = join(REPO_ROOT, "packages/runtime/dist/index.js");
 
@@ -66,39 +67,11 @@ function project(): string {
   return dir;
 }
 
-const procs: { pid?: number }[] = [];
-afterEach(() => {
-  for (const p of procs.splice(0)) {
-    try {
-      if (p.pid) process.kill(-p.pid, "SIGKILL");
-    } catch {}
-  }
-});
-
 describe("opgen dev reload", () => {
   it("rebuilds, applies the regenerated CRDs and restarts the operator on a change; keeps it when the build fails", async () => {
     const dir = project();
-    const proc = execa("node", [CLI, "dev", "--kubeconfig", "kc.yaml"], {
-      cwd: dir,
-      all: true,
-      reject: false,
-      detached: true,
-    });
-    procs.push(proc);
-    let out = "";
-    proc.all.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    const waitFor = async (re: RegExp, from = 0): Promise<RegExpMatchArray> => {
-      const deadline = Date.now() + 45_000;
-      for (;;) {
-        const m = out.slice(from).match(re);
-        if (m) return m;
-        if (proc.exitCode !== null || Date.now() > deadline)
-          throw new Error(`no ${re} in the output of opgen dev:\n${out}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const dev = startDev(dir, { args: ["--kubeconfig", "kc.yaml"], timeoutMs: 45_000 });
+    const waitFor = (re: RegExp, from = 0) => dev.waitFor(re, { from });
     await waitFor(/watching src\//);
     const [, pid1] = await waitFor(/operator ready pid=(\d+) version=1/);
     const gizmo = (tier: string) =>
@@ -111,7 +84,7 @@ describe("opgen dev reload", () => {
     expect(strict.stderr).toMatch(/unknown field "spec\.tier"/);
 
     // A change: new operator code and a CRD field, applied without restarting the API server.
-    let mark = out.length;
+    let mark = dev.output().length;
     writeFileSync(
       join(dir, "src/crd.yaml"),
       crd("size: { type: integer }, tier: { type: string }"),
@@ -128,14 +101,14 @@ describe("opgen dev reload", () => {
     expect(created.exitCode, created.stderr).toBe(0);
 
     // A build that fails keeps the running operator.
-    mark = out.length;
+    mark = dev.output().length;
     writeFileSync(join(dir, "src/main.js"), `${main("3")}\n// fail\n`);
     await waitFor(/opgen: npm run build failed: the running operator keeps running/, mark);
-    expect(out.slice(mark)).not.toMatch(/operator ready/);
+    expect(dev.output().slice(mark)).not.toMatch(/operator ready/);
     expect(() => process.kill(Number(pid2), 0)).not.toThrow();
 
-    process.kill(-(proc.pid as number), "SIGINT");
-    const result = await proc;
-    expect(result.exitCode, out).toBe(0);
+    dev.signalGroup("SIGINT");
+    const result = await dev.proc;
+    expect(result.exitCode, dev.output()).toBe(0);
   }, 120_000);
 });

@@ -9,65 +9,15 @@
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { execa, type ResultPromise } from "execa";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { execa } from "execa";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { startDev } from "../helpers/dev.js";
 
 const RUNTIME = join(REPO_ROOT, "packages/runtime/dist/index.js");
 const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 // Start-up of envtest and the operator takes a second alone, several on a busy 2-core CI machine.
 const SLOW = 90_000;
-
-interface Dev {
-  proc: ResultPromise<{ all: true; reject: false; detached: true }>;
-  output(): string;
-  waitFor(text: string | RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-  /** Signals opgen dev's whole process group, as the terminal does on Ctrl-C. */
-  signalGroup(signal: NodeJS.Signals): void;
-}
-
-const running: Dev[] = [];
-afterEach(() => {
-  for (const d of running.splice(0)) {
-    try {
-      if (d.proc.pid) process.kill(-d.proc.pid, "SIGKILL");
-    } catch {}
-  }
-});
-
-function startDev(dir: string, env: Record<string, string> = {}): Dev {
-  const proc = execa("node", [CLI, "dev", "--no-build", "--kubeconfig", "kc.yaml"], {
-    cwd: dir,
-    all: true,
-    reject: false,
-    detached: true,
-    env: { OPGEN_DEBUG: "", ...env },
-  });
-  let output = "";
-  proc.all.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const dev: Dev = {
-    proc,
-    output: () => output,
-    async waitFor(text, timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const m =
-          typeof text === "string" ? (output.includes(text) ? [text] : null) : output.match(text);
-        if (m) return m as RegExpMatchArray;
-        if (proc.exitCode !== null || Date.now() > deadline)
-          throw new Error(`no ${String(text)} in the output of opgen dev:\n${output}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-    signalGroup(signal) {
-      process.kill(-(proc.pid as number), signal);
-    },
-  };
-  running.push(dev);
-  return dev;
-}
 
 /** Replaces `from` (which must be there) in a generated file. */
 function edit(dir: string, path: string, from: string, to: string): void {
@@ -160,7 +110,7 @@ describe("opgen dev on a project with webhooks", () => {
   it(
     "serves the webhooks from the operator: kubectl sees denials, defaults and conversion; Ctrl-C exits 0",
     async () => {
-      const dev = startDev(dir);
+      const dev = startDev(dir, { timeoutMs: 60_000 });
       const [, port] = await dev.waitFor(
         /^webhooks ready at https:\/\/127\.0\.0\.1:(\d+) \(mutating-webhook-configuration, validating-webhook-configuration, conversion of appclusters\.demo\.example\.com\)$/m,
       );
@@ -234,7 +184,7 @@ describe("opgen dev on a project with webhooks", () => {
   it(
     "with ENABLE_WEBHOOKS=false installs none, and the operator serves none",
     async () => {
-      const dev = startDev(dir, { ENABLE_WEBHOOKS: "false" });
+      const dev = startDev(dir, { env: { ENABLE_WEBHOOKS: "false" }, timeoutMs: 60_000 });
       await dev.waitFor("webhooks: not installed (ENABLE_WEBHOOKS=false)");
       await dev.waitFor(/Starting workers\tcontroller="appcluster"/);
       const configs = await kubectl([
@@ -279,7 +229,7 @@ describe("opgen dev's webhook start-up failures exit 1 in one line, nothing left
     const dir = project();
     mkdirSync(join(dir, "config/webhook"), { recursive: true });
     writeFileSync(join(dir, "config/webhook/manifests.yaml"), "webhooks: [unclosed\n");
-    const dev = startDev(dir);
+    const dev = startDev(dir, { timeoutMs: 60_000 });
     const result = await dev.proc;
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe("");
@@ -293,7 +243,7 @@ describe("opgen dev's webhook start-up failures exit 1 in one line, nothing left
     const dir = project(
       "\n- api:\n    crdVersion: v1\n    namespaced: true\n  domain: my.domain\n  group: demo\n  kind: AppCluster\n  path: src/api/v1\n  version: v1\n  webhooks:\n    defaulting: true\n    webhookVersion: v1",
     );
-    const dev = startDev(dir);
+    const dev = startDev(dir, { timeoutMs: 60_000 });
     const result = await dev.proc;
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trim()).toBe(
@@ -309,7 +259,7 @@ describe("opgen dev's webhook start-up failures exit 1 in one line, nothing left
       join(dir, "config/webhook/manifests.yaml"),
       "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: v\nwebhooks:\n- name: no-dots\n  clientConfig:\n    service: { name: s, namespace: system, path: /v }\n  admissionReviewVersions: [v1]\n  sideEffects: None\n",
     );
-    const dev = startDev(dir);
+    const dev = startDev(dir, { timeoutMs: 60_000 });
     const result = await dev.proc;
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trim()).toMatch(/^opgen: envtest failed to start: [^\n]*no-dots[^\n]*$/);
