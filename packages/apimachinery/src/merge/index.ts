@@ -2,5 +2,7 @@
  * `@opgen/apimachinery/merge`: strategic merge patch and the list semantics of server-side apply,
  * driven by the catalog (built-ins) or a CRD schema through one navigator.
  */
+
+export { itemKey, type ListShape, listShape } from "./list-shape.js";
 export { catalogNode, listMapKey, type MergeNode, schemaNode } from "./navigator.js";
 export { applyStrategicMergePatch } from "./strategic.js";

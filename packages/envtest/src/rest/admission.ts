@@ -6,6 +6,7 @@
  * NamespaceLifecycle admission is namespace-lifecycle.ts.
  */
 import { errors, type FieldError } from "@opgen/apimachinery/status";
+import { validateCel } from "@opgen/apimachinery/validation";
 import { finalizerWarnings, validateObjectMeta } from "../api/meta.js";
 import {
   deepClone,
@@ -17,7 +18,6 @@ import {
   type ResourceInfo,
 } from "../api/types.js";
 import { strategyFor } from "../registry/index.js";
-import { validateCel } from "../schema/cel.js";
 import { ratchet } from "../schema/ratchet.js";
 import {
   coerceCustomResource,

@@ -6,7 +6,7 @@
  * fields this manager applied before but no longer does (unless someone else owns them).
  */
 
-import type { MergeNode } from "@opgen/apimachinery/merge";
+import { itemKey, listShape, type MergeNode } from "@opgen/apimachinery/merge";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse } from "yaml";
 import { nowTime } from "../api/meta.js";
@@ -25,8 +25,6 @@ import {
   difference,
   type FieldSet,
   fromFieldsV1,
-  itemKey,
-  listShape,
   toFieldsV1,
 } from "./managed-fields.js";
 import { mergeNodeFor } from "./merge-schema.js";

@@ -13,6 +13,7 @@ import {
   validateSchema,
 } from "@opgen/apimachinery/schema";
 import { errors, type FieldError } from "@opgen/apimachinery/status";
+import { customResourceBodyErrors } from "@opgen/apimachinery/validation";
 import {
   deepClone,
   groupVersion,
@@ -233,15 +234,7 @@ export function schemaErrors(
     const sub = schema.properties?.status;
     return obj.status === undefined ? [] : validateSchema(obj.status, sub, "status");
   }
-  const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = obj;
-  const bodySchema: Schema = { ...schema, properties: { ...(schema.properties ?? {}) } };
-  delete bodySchema.properties!.metadata;
-  delete bodySchema.properties!.apiVersion;
-  delete bodySchema.properties!.kind;
-  bodySchema.required = (schema.required ?? []).filter(
-    (r) => r !== "metadata" && r !== "apiVersion" && r !== "kind",
-  );
-  return validateSchema(rest, bodySchema, "");
+  return customResourceBodyErrors(obj, schema);
 }
 
 /** Converts a stored object to the requested version (conversion strategy None). */

@@ -18,12 +18,11 @@ import {
   evaluateCel,
   PER_CALL_COST_LIMIT,
   RUNTIME_COST_BUDGET,
-} from "@opgen/apimachinery/cel";
-import { schemaNode } from "@opgen/apimachinery/merge";
-import type { ValidationRule } from "@opgen/apimachinery/schema";
-import type { FieldError } from "@opgen/apimachinery/status";
-import { isObject, type Schema } from "../api/types.js";
-import { itemKey, listShape } from "../rest/managed-fields.js";
+} from "../cel/index.js";
+import { itemKey, listShape, schemaNode } from "../merge/index.js";
+import { isObject } from "../schema/json.js";
+import type { JSONSchemaProps as Schema, ValidationRule } from "../schema/types.js";
+import type { FieldError } from "../status/index.js";
 
 function childSchema(schema: Schema | undefined, key: string): Schema | undefined {
   if (!schema) return undefined;
