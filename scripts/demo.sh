@@ -91,6 +91,13 @@ kubectl get pods -l app=appcluster-sample
 
 step "Operator log"
 tail -n 20 "$log"
+# Normal events (a conflict on a stale read, a denied object, a deleted pod) are not errors: the
+# operator reports them without ERROR lines or stack traces.
+if grep -qE $'\tERROR\t|stacktrace|^ +at ' "$log"; then
+  grep -nE $'\tERROR\t|stacktrace|^ +at ' "$log" | head -n 5 >&2
+  echo "the operator logged an error or a stack trace for a normal event" >&2
+  exit 1
+fi
 
 step "Ctrl-C: opgen dev drains the operator, stops envtest and exits 0"
 trap - EXIT

@@ -12,13 +12,13 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
-import { execa } from "execa";
 import { ChangeWatch } from "../dev/change-watch.js";
 import { OperatorProcess } from "../dev/operator-process.js";
 import { listenForStopSignals, signalExitCode } from "../dev/stop-signals.js";
 import { announceWebhooksWhenServed, findDevWebhooks, webhookServerArgs } from "../dev/webhooks.js";
 import { readProject } from "../project/project-file.js";
 import { CliError } from "../util/errors.js";
+import { type Step, seconds, startStep } from "../util/progress.js";
 
 export interface DevFlags {
   kubeconfig: string;
@@ -42,12 +42,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
   const root = resolve(cwd);
   const project = readProject(root);
   if (flags.build) {
-    process.stderr.write("Building the operator (npm run build)...\n");
-    const build = await execa("npm", ["run", "build"], {
-      cwd: root,
-      stdio: "inherit",
-      reject: false,
-    });
+    const build = await buildOperator(root, "Building the operator (npm run build)").result;
     if (build.exitCode !== 0) {
       throw new CliError(
         `npm run build failed (exit ${build.exitCode ?? build.signal}); fix the errors above and run opgen dev again`,
@@ -120,10 +115,9 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<void
 
   /** Rebuilds, applies the manifests and restarts the operator; "signal" when stopped meanwhile. */
   const reload = async (): Promise<"done" | "kept" | "signal"> => {
-    process.stderr.write("src/ changed: rebuilding (npm run build)...\n");
-    const build = execa("npm", ["run", "build"], { cwd: root, stdio: "inherit", reject: false });
+    const build = buildOperator(root, "src/ changed: rebuilding (npm run build)");
     const built = await Promise.race([
-      build.then((r) => r.exitCode),
+      build.result.then((r) => r.exitCode),
       signals.first.then(() => "signal" as const),
     ]);
     if (built === "signal") {
@@ -281,4 +275,25 @@ function startFailure(e: Error, port: number | undefined): string {
   if (code === "EACCES" && e.message.startsWith("listen"))
     return `port ${port} needs privileges; choose a port above 1023`;
   return (e.message.split("\n")[0] ?? String(e)).trim();
+}
+
+/**
+ * `npm run build` with a progress line instead of npm's stream: what the build said is shown
+ * when it fails (the compiler's errors) or when it says more than npm's own "> script" header
+ * (warnings from `opgen manifests`, such as a stale sample).
+ */
+function buildOperator(root: string, label: string): Step {
+  const step = startStep(label, "npm", ["run", "build"], { cwd: root });
+  return {
+    kill: step.kill,
+    result: step.result.then((r) => {
+      const said = r.output
+        .split("\n")
+        .filter((l) => l.trim() !== "" && !l.startsWith("> "))
+        .join("\n");
+      if (said !== "") process.stderr.write(`${said}\n`);
+      if (r.exitCode === 0) process.stderr.write(`Built the operator in ${seconds(r)}\n`);
+      return r;
+    }),
+  };
 }
