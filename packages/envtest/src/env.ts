@@ -21,9 +21,16 @@ import { crdBucket } from "./controllers/crd-controller.js";
 import { readCrdFiles } from "./crd/files.js";
 import { createFaults, type Faults } from "./faults.js";
 import { installFeatures } from "./features.js";
+import { forbidden } from "./http/filters/authorization.js";
 import { applyObjects, crdsEstablished, isEstablished } from "./install.js";
 import { kubeConfigOf, writeKubeconfig } from "./kubeconfig.js";
 import { ApiServer } from "./server.js";
+import {
+  bindServiceAccount,
+  type DenialListener,
+  type ServiceAccountIdentity,
+  type ServiceAccountOptions,
+} from "./service-account.js";
 
 export interface TestEnvOptions {
   /** CRD manifests (files or directories) installed and awaited Established. */
@@ -69,6 +76,13 @@ export interface TestEnv {
   adminToken: string;
   tokenFor(user: string, groups?: string[]): string;
   kubeconfigFor(user: string, groups?: string[]): KubeConfig;
+  /**
+   * The operator's identity: creates the ServiceAccount (and its namespace), applies the Roles
+   * and ClusterRoles of `roleFiles` (e.g. `config/rbac/role.yaml`) bound to it, and returns a
+   * kubeconfig with its TokenRequest token and the requests the server forbade it. Needs
+   * `auth: "rbac"` (without it every request is allowed and the roles prove nothing).
+   */
+  serviceAccount(options: ServiceAccountOptions): Promise<ServiceAccountIdentity>;
   faults: Faults;
   /** Set when started with the `webhooks` option. */
   webhook?: TestEnvWebhook;
@@ -112,6 +126,20 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     auth: options.auth ?? "none",
   });
   const faults = createFaults(server);
+  const denialListeners = new Set<DenialListener>();
+  const authorize = server.authorize;
+  if (authorize) {
+    // Every denial reaches the identities of serviceAccount(), whatever the client does with
+    // its 403 (an informer retries, a reconciler may log and requeue).
+    server.authorize = (a) => {
+      const denied = authorize(a);
+      if (denied !== undefined && denialListeners.size > 0) {
+        const message = forbidden(a, denied).message;
+        for (const listener of denialListeners) listener(a.user.name, message);
+      }
+      return denied;
+    };
+  }
   await server.listen(options.port ?? 0);
 
   // A start that fails after listening releases the port, the controllers and the temporary
@@ -162,6 +190,13 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     tokenFor: (user, groups) => server.auth.tokenFor(user, groups),
     kubeconfigFor: (user, groups) =>
       kubeConfigOf({ ...connection(), token: server.auth.tokenFor(user, groups), user }),
+    async serviceAccount(account) {
+      if (!authorize)
+        throw new Error(
+          'serviceAccount() needs startTestEnv({ auth: "rbac" }): without it every request is allowed',
+        );
+      return bindServiceAccount(kubeConfigOf(connection()), account, (l) => denialListeners.add(l));
+    },
     faults,
     ...(serving ? { webhook: webhookOf(serving) } : {}),
     reinstall: () => reinstall(kubeConfigOf(connection()), options, serving),
@@ -171,6 +206,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
       await server.listen(port);
     },
     async stop() {
+      denialListeners.clear();
       await server.close();
       if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
       serving?.cleanup();
@@ -228,6 +264,8 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
     adminToken: kc.getCurrentUser()?.token ?? "",
     tokenFor: unsupported("tokenFor"),
     kubeconfigFor: unsupported("kubeconfigFor"),
+    // The cluster's own RBAC decides; its denials are only seen by the client (and logged).
+    serviceAccount: (account) => bindServiceAccount(kc, account),
     faults: {
       dropWatches: unsupported("faults.dropWatches"),
       expireHistory: unsupported("faults.expireHistory"),

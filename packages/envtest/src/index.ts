@@ -26,3 +26,4 @@ export {
 export { type EventuallyOptions, eventually } from "./eventually.js";
 export type { FailNextOptions, Faults } from "./faults.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";
+export type { ServiceAccountIdentity, ServiceAccountOptions } from "./service-account.js";

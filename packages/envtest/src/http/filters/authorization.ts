@@ -52,7 +52,8 @@ export function attributesOf(
   };
 }
 
-function forbidden(a: Attributes, reason: string): ApiError {
+/** The 403 kube-apiserver answers when the authorizer denies `a` (its message names verb, resource and scope). */
+export function forbidden(a: Attributes, reason: string): ApiError {
   if (!a.resourceRequest) {
     return new ApiError(
       403,
