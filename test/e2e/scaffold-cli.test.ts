@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { runCli, snapshot, tempDir } from "../helpers/cli.js";
+import { REPO_ROOT, runCli, snapshot, tempDir } from "../helpers/cli.js";
 
 function expectOneLineFailure(
   result: { exitCode: number; stdout: string; stderr: string },
@@ -45,6 +45,7 @@ describe("opgen init", () => {
       ".github/workflows/ci.yml",
       "hack/boilerplate.ts.txt",
       "src/main.ts",
+      "scripts/bundle.mjs",
       "config/default/kustomization.yaml",
       "config/default/metrics_service.yaml",
       "config/default/manager_metrics_patch.yaml",
@@ -134,16 +135,33 @@ describe("opgen init", () => {
     ]);
   });
 
-  it("builds a non-root image of production dependencies on an LTS Node", () => {
+  it("builds a non-root image of the bundled operator on an LTS Node", () => {
     const dockerfile = readFileSync(join(dir, "Dockerfile"), "utf8");
     expect(dockerfile).toMatch(/^ARG NODE_VERSION=22$/m);
     expect(dockerfile).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS build$/m);
-    expect(dockerfile).toMatch(
-      /^FROM gcr\.io\/distroless\/nodejs\$\{NODE_VERSION\}-debian12:nonroot$/m,
+    expect(dockerfile).toMatch(/^RUN npm run bundle$/m);
+    const final = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
+    expect(final).toMatch(/^FROM gcr\.io\/distroless\/nodejs\$\{NODE_VERSION\}-debian12:nonroot$/m);
+    // One bundle folder ships, no node_modules (test/e2e/bundle.test.ts runs exactly that).
+    expect(final.match(/^COPY .*$/gm)).toEqual(["COPY --from=build /workspace/dist/bundle ./"]);
+    expect(final).toMatch(/^USER 65532:65532$/m);
+    expect(final).toMatch(
+      /^ENTRYPOINT \["\/nodejs\/bin\/node", "--enable-source-maps", "main\.mjs"\]$/m,
     );
-    expect(dockerfile).toContain("npm prune --omit=dev");
-    expect(dockerfile).toMatch(/^USER 65532:65532$/m);
-    expect(readFileSync(join(dir, ".dockerignore"), "utf8")).toMatch(/^\*$/m);
+    const ignore = readFileSync(join(dir, ".dockerignore"), "utf8");
+    expect(ignore).toMatch(/^\*$/m);
+    expect(ignore).toMatch(/^!scripts\/$/m);
+  });
+
+  it("writes the bundle script and pins the esbuild opgen is tested with", () => {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const opgen = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+    expect(pkg.scripts.bundle).toBe("tsc -p tsconfig.json --noEmit && node scripts/bundle.mjs");
+    expect(pkg.devDependencies.esbuild).toBe(opgen.devDependencies.esbuild);
+    expect(pkg.dependencies.esbuild).toBeUndefined();
+    expect(readFileSync(join(dir, "scripts/bundle.mjs"), "utf8")).toMatch(
+      /^\/\*\nCopyright \d{4} /,
+    );
   });
 
   it("renders Kubebuilder's secure metrics: HTTPS on 8443, TokenReview/SubjectAccessReview RBAC", async () => {

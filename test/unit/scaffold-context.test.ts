@@ -28,6 +28,7 @@ describe("scaffold context", () => {
       vitest: dev.vitest,
       typesNode: dev["@types/node"],
       clientNode: CLIENT_NODE_VERSION,
+      esbuild: dev.esbuild,
     });
   });
 

@@ -28,6 +28,8 @@ export interface ToolVersions {
   vitest: string;
   typesNode: string;
   clientNode: string;
+  /** The bundler of `npm run bundle` (the image's single-file operator). */
+  esbuild: string;
 }
 
 interface OpgenPackageJson {
@@ -82,6 +84,7 @@ export function toolVersions(): ToolVersions {
     vitest: need("vitest"),
     typesNode: need("@types/node"),
     clientNode: CLIENT_NODE_VERSION,
+    esbuild: need("esbuild"),
   };
 }
 
