@@ -1,7 +1,7 @@
 /** `opgen create api`: add a kind (types, controller, test, sample, roles) to the project. */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { apiDir, planCreateApi } from "../generators/scaffold/api-plan.js";
+import { apiDir, planApiSample, planCreateApi } from "../generators/scaffold/api-plan.js";
 import { hasStorageVersion } from "../generators/scaffold/storage-version-edit.js";
 import { type ProjectConfig, readProject } from "../project/project-file.js";
 import {
@@ -32,11 +32,17 @@ export async function runCreateApi(flags: CreateApiFlags, cwd = process.cwd()): 
   const plural = flags.plural ?? pluralOf(flags.kind);
   validatePlural(plural);
 
-  const plan = planCreateApi(root, project, { ...flags, plural });
+  const options = { ...flags, plural };
+  const plan = planCreateApi(root, project, options);
+  plan.checkConflicts(root);
+  const sample = options.resource ? await planApiSample(root, project, options, plan) : undefined;
   plan.write(root);
   for (const file of plan.list()) {
     process.stdout.write(`${file.action === "create" ? "created" : "updated"} ${file.path}\n`);
   }
+  // A sample the CRD would refuse is written with TODO notes, and said so, never silently.
+  for (const problem of sample?.problems ?? [])
+    process.stderr.write(`opgen: warning: ${sample!.path}: ${problem}; edit the sample by hand\n`);
   const unstored = flags.resource ? versionsWithoutStorage(root, readProject(root), flags) : [];
   if (unstored.length > 1) {
     // controller-gen refuses a multi-version CRD with no storage version; say so before it does.

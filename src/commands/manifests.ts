@@ -2,7 +2,8 @@
  * `opgen manifests`: generates the CRDs (from the API types), the manager role (from @rbac
  * markers) and the webhook configurations (from @webhook markers) in one run. All diagnostics of
  * the generators are printed together as
- * `path:line:col: message`; any error (or warning, with --strict) fails the run before anything
+ * `path:line:col: message`, with the samples under config/samples that the generated CRDs would
+ * refuse (a warning each); any error (or warning, with --strict) fails the run before anything
  * is written. Otherwise `--check` compares with the files on disk and prints a unified diff per
  * stale or missing file, and a normal run writes every file in one atomic step (and, with
  * `--prune`, removes CRD files no kind generates any more). Without @webhook markers no webhook
@@ -12,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CRD_OUTPUT, generateCrds, sortDiagnostics } from "../generators/crd/index.js";
 import { generateRbac } from "../generators/rbac/index.js";
+import { checkSamples } from "../generators/samples/check.js";
 import type { GeneratedFile } from "../generators/types.js";
 import { DEFAULT_WEBHOOK_OUTPUT, generateWebhooks } from "../generators/webhook/index.js";
 import { type Diagnostic, formatDiagnostic } from "../source/diagnostics.js";
@@ -118,12 +120,20 @@ export async function runManifests(
     sources,
   });
   const webhooks = await generateWebhooks({ projectDir, sources });
+  // Samples are checked against CRDs that generated cleanly; against broken ones it is noise.
+  const samples = crd.diagnostics.some((d) => d.severity === "error")
+    ? []
+    : await checkSamples(
+        projectDir,
+        crd.crds.map((c) => c.object),
+      );
 
   // sortDiagnostics drops repeats: a file under both the API and the RBAC paths reports once.
   const diagnostics: Diagnostic[] = sortDiagnostics([
     ...crd.diagnostics,
     ...rbac.diagnostics,
     ...webhooks.diagnostics,
+    ...samples,
   ]);
   for (const d of diagnostics) io.err(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === "error").length;

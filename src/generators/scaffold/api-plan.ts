@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resourcePlural } from "@opgen/apimachinery/names";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import {
   findResource,
   PROJECT_FILE,
@@ -40,6 +41,62 @@ export function apiDir(project: ProjectConfig, group: string, version: string): 
   return project.multigroup ? `src/api/${group}/${version}` : `src/api/${version}`;
 }
 
+/** The sample's file name in config/samples, as Kubebuilder names it. */
+function sampleFile(options: { group: string; version: string; kind: string }): string {
+  return `${options.group}_${options.version}_${lowerKind(options.kind)}.yaml`;
+}
+
+/**
+ * Adds the new kind's sample to a `planCreateApi` plan (with --resource): its body is filled from
+ * the CRD generated from the planned types, as `opgen manifests` will generate it. Returns the
+ * sample's problems (fields no valid value was found for), for the command to print.
+ */
+export async function planApiSample(
+  root: string,
+  project: ProjectConfig,
+  options: ApiOptions,
+  plan: FilePlan,
+): Promise<{ path: string; problems: string[] }> {
+  const { group, version, kind } = options;
+  const qualifiedGroup = `${group}.${project.domain}`;
+  const dir = apiDir(project, group, version);
+  const [{ PlannedSources }, { generateCrds }, { renderSample }] = await Promise.all([
+    import("../samples/planned-sources.js"),
+    import("../crd/index.js"),
+    import("../samples/sample.js"),
+  ]);
+  const sources = await PlannedSources.over(root, plan.list());
+  const { crds, diagnostics } = await generateCrds({ projectDir: root, paths: [dir], sources });
+  const crd = crds.find((c) => c.group === qualifiedGroup && c.kind === kind);
+  const versions = (crd?.object.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? [];
+  const schema = versions.find((v) => v.name === version)?.schema?.openAPIV3Schema;
+  const path = `config/samples/${sampleFile(options)}`;
+  const sample = renderSample(schema, {
+    apiVersion: `${qualifiedGroup}/${version}`,
+    kind,
+    name: `${lowerKind(kind)}-sample`,
+    projectName: project.projectName,
+  });
+  const problems = [...sample.problems];
+  if (!schema) {
+    const first = diagnostics.find((d) => d.severity === "error");
+    problems.unshift(
+      `spec left empty: the CRD of ${kind} could not be generated${first ? ` (${first.file}:${first.line}:${first.column}: ${first.message})` : ""}`,
+    );
+  }
+  plan.create(path, sample.content);
+  return { path, problems };
+}
+
+interface CrdVersion {
+  name: string;
+  schema?: { openAPIV3Schema?: JSONSchemaProps };
+}
+
+/**
+ * The plan of everything `create api` writes but the sample, which needs the generated CRD
+ * (`planApiSample`, async) and is added after.
+ */
 export function planCreateApi(root: string, project: ProjectConfig, options: ApiOptions): FilePlan {
   const { group, version, kind, plural } = options;
   const existing = findResource(project, group, version, kind);
@@ -130,9 +187,8 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
     }
     plan.create(typesFile, renderTemplate("api/types.ts.hbs", data));
 
-    const sample = `${group}_${version}_${lowerKind(kind)}.yaml`;
-    plan.create(`config/samples/${sample}`, renderTemplate("api/sample.yaml.hbs", data));
-    editKustomization(plan, read, "config/samples/kustomization.yaml", sample);
+    // The sample file itself comes from the generated CRD: planApiSample adds it.
+    editKustomization(plan, read, "config/samples/kustomization.yaml", sampleFile(options));
 
     const crdFile = `bases/${qualifiedGroup}_${plural}.yaml`;
     editKustomization(plan, read, "config/crd/kustomization.yaml", crdFile);
