@@ -82,6 +82,7 @@ export type {
   StatusWriter,
   WriteOptions,
 } from "./client/client.js";
+export { type CreateClientOptions, createClient } from "./client/create-client.js";
 export { retryOnConflict } from "./client/retry.js";
 export {
   type ConditionInput,

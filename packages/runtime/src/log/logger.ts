@@ -26,7 +26,25 @@ export interface Logger {
   enabled(level: LogLevel): boolean;
 }
 
+/**
+ * The environment variable that sets the level of a logger given none (`OPGEN_LOG_LEVEL=debug`):
+ * the manager's `--log-level` flag or `logLevel` option wins over it. Generated projects' tests
+ * set it to `warn` unless it is already set (vitest.config.ts).
+ */
+export const LOG_LEVEL_ENV = "OPGEN_LOG_LEVEL";
+
+/** The level named by OPGEN_LOG_LEVEL, if set; a value that is no level is an error naming it. */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel | undefined {
+  const value = env[LOG_LEVEL_ENV];
+  if (value === undefined || value === "") return undefined;
+  if (Object.hasOwn(order, value)) return value as LogLevel;
+  throw new Error(
+    `${LOG_LEVEL_ENV}=${JSON.stringify(value)} is not a log level: use debug, info, warn or error`,
+  );
+}
+
 export interface LoggerOptions {
+  /** Default: OPGEN_LOG_LEVEL, else debug in development and info otherwise. */
   level?: LogLevel;
   /** Human-readable lines instead of JSON (the `--zap-devel` mode). */
   development?: boolean;
@@ -39,7 +57,7 @@ export interface LoggerOptions {
 export function createLogger(opts: LoggerOptions = {}): Logger {
   return new StructuredLogger(
     {
-      level: opts.level ?? (opts.development ? "debug" : "info"),
+      level: opts.level ?? logLevelFromEnv() ?? (opts.development ? "debug" : "info"),
       development: opts.development ?? false,
       write: opts.write ?? ((line) => process.stderr.write(`${line}\n`)),
       now: opts.now ?? (() => new Date()),

@@ -26,7 +26,7 @@ const usage = `Usage of manager:
   --leader-elect                      Enable leader election for controller manager.
   --kubeconfig string                 Path to a kubeconfig. Only required if out-of-cluster.
   --zap-devel                         Development mode: human-readable logs, debug level.
-  --log-level string                  Log level: debug, info, warn or error. (default "info")`;
+  --log-level string                  Log level: debug, info, warn or error. (default $OPGEN_LOG_LEVEL, else "info")`;
 
 const valueFlags = new Set([
   "metrics-bind-address",

@@ -8,13 +8,14 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { Kind } from "../api/kind.js";
 import type { KubeObject } from "../api/types.js";
 import { Builder } from "../builder/builder.js";
 import { Cache } from "../cache/cache.js";
 import type { IndexFunc } from "../cache/store.js";
 import { CachedClient, type Client } from "../client/client.js";
+import { loadKubeConfig } from "../client/create-client.js";
 import { RestMapper } from "../client/mapper.js";
 import type { Controller } from "../controller/controller.js";
 import { type EventRecorder, Recorder } from "../events/recorder.js";
@@ -67,15 +68,6 @@ export interface Manager {
   start(signal: AbortSignal): Promise<void>;
 }
 
-function loadKubeConfig(opts: ManagerOptions): KubeConfig {
-  // Not instanceof: the KubeConfig may come from another copy of client-node.
-  if (typeof opts.kubeconfig === "object") return opts.kubeconfig;
-  const kc = new KubeConfig();
-  if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
-  else kc.loadFromDefault();
-  return kc;
-}
-
 function defaultLeaseNamespace(kc: KubeConfig): string {
   try {
     return readFileSync("/var/run/secrets/kubernetes.io/serviceaccount/namespace", "utf8").trim();
@@ -107,7 +99,7 @@ class ControllerManager implements Manager {
   private synced = false;
 
   constructor(private readonly opts: ManagerOptions) {
-    this.kubeconfig = loadKubeConfig(opts);
+    this.kubeconfig = loadKubeConfig(opts.kubeconfig);
     this.log = opts.logger ?? createLogger({ level: opts.logLevel, development: opts.development });
     this.metrics = new RuntimeMetrics({ registry: opts.metricsRegistry });
     this.rest = new RestClient(this.kubeconfig, {
