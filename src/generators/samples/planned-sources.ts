@@ -12,18 +12,22 @@ import {
 } from "../../source/project-sources.js";
 import { compareGoStrings } from "../../util/go-strings.js";
 
-export class PlannedSources extends ProjectSources {
-  /** Absolute path → planned text. */
-  private readonly planned = new Map<string, string>();
+/**
+ * The project's sources with `files` (project-relative paths) read from memory: one parse cache
+ * (ProjectSources), only the reads answered first from the plan.
+ */
+export async function plannedSources(
+  projectDir: string,
+  files: readonly { path: string; content: string }[],
+): Promise<ProjectSources> {
+  const sources = new PlannedSources(await loadTypeScript(), resolve(projectDir));
+  for (const f of files) sources.planned.set(resolve(projectDir, f.path), f.content);
+  return sources;
+}
 
-  static async over(
-    projectDir: string,
-    files: readonly { path: string; content: string }[],
-  ): Promise<PlannedSources> {
-    const sources = new PlannedSources(await loadTypeScript(), resolve(projectDir));
-    for (const f of files) sources.planned.set(resolve(projectDir, f.path), f.content);
-    return sources;
-  }
+class PlannedSources extends ProjectSources {
+  /** Absolute path → planned text. */
+  readonly planned = new Map<string, string>();
 
   override text(path: string): string | undefined {
     return this.planned.get(resolve(this.projectDir, path)) ?? super.text(path);

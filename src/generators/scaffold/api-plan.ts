@@ -60,12 +60,12 @@ export async function planApiSample(
   const { group, version, kind } = options;
   const qualifiedGroup = `${group}.${project.domain}`;
   const dir = apiDir(project, group, version);
-  const [{ PlannedSources }, { generateCrds }, { renderSample }] = await Promise.all([
+  const [{ plannedSources }, { generateCrds }, { renderSample }] = await Promise.all([
     import("../samples/planned-sources.js"),
     import("../crd/index.js"),
     import("../samples/sample.js"),
   ]);
-  const sources = await PlannedSources.over(root, plan.list());
+  const sources = await plannedSources(root, plan.list());
   const { crds, diagnostics } = await generateCrds({ projectDir: root, paths: [dir], sources });
   const crd = crds.find((c) => c.group === qualifiedGroup && c.kind === kind);
   const versions = (crd?.object.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? [];
