@@ -149,17 +149,15 @@ export async function bindServiceAccount(
   const token = request.status?.token;
   if (!token) throw new Error(`TokenRequest for ${user} returned no token`);
 
+  const files = opts.roleFiles ?? [];
+  const why = files.length > 0 ? `not granted by ${files.join(", ")}` : "no role is bound";
   const denied = new AbortController();
   const forbiddenRequests: string[] = [];
   onDenial?.((who, message) => {
     if (who !== user) return;
     forbiddenRequests.push(message);
     if (!denied.signal.aborted)
-      denied.abort(
-        new Error(
-          `${message} (the operator's roles ${(opts.roleFiles ?? []).join(", ") || "(none)"} do not allow it: add an @rbac marker granting it)`,
-        ),
-      );
+      denied.abort(new Error(`${message} (${why}: add an @rbac marker that grants it)`));
   });
   return {
     user,

@@ -154,7 +154,7 @@ describe("env.serviceAccount (auth: rbac)", () => {
     expect(operator.forbiddenRequests).toEqual([message]);
     expect(operator.forbidden.aborted).toBe(true);
     expect((operator.forbidden.reason as Error).message).toBe(
-      `${message} (the operator's roles ${join(dir, "role3.yaml")} do not allow it: add an @rbac marker granting it)`,
+      `${message} (not granted by ${join(dir, "role3.yaml")}: add an @rbac marker that grants it)`,
     );
 
     // A Role granted elsewhere is not the account's: secrets in another namespace stay closed.
@@ -174,6 +174,9 @@ describe("env.serviceAccount (auth: rbac)", () => {
     expect(a.forbiddenRequests).toEqual([
       'namespaces is forbidden: User "system:serviceaccount:team-a:op" cannot list resource "namespaces" in API group "" at the cluster scope',
     ]);
+    expect((a.forbidden.reason as Error).message).toMatch(
+      /\(no role is bound: add an @rbac marker/,
+    );
     expect(b.forbiddenRequests).toEqual([]);
     expect(b.forbidden.aborted).toBe(false);
   });
