@@ -12,7 +12,7 @@ const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 
-const MODULES = ["cli", "manifests", "envtest", "runtime", "webhook"];
+const MODULES = ["cli", "manifests", "envtest", "runtime", "webhook", "image"];
 
 const rows = [];
 const failures = [];

@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { CoreV1Api, CustomObjectsApi, KubeConfig, makeInformer } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, makeInformer } from "@kubernetes/client-node";
+import { startEnvtestChild } from "./envtest-child.js";
 import { round, row, summarize } from "./lib.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -83,41 +84,6 @@ function crdFile() {
     }),
   );
   return dir;
-}
-
-/** Starts envtest in a child process; resolves with its kubeconfig and a stop function. */
-async function startServer() {
-  const envtest = join(root, "packages/envtest/dist/index.js");
-  const script = `
-    const { startTestEnv } = await import(${JSON.stringify(envtest)});
-    const env = await startTestEnv({ crdDirectoryPaths: [${JSON.stringify(crdFile())}] });
-    process.stdout.write(JSON.stringify({ kubeconfigPath: env.kubeconfigPath }) + "\\n");
-    process.stdin.resume();
-    process.stdin.on("end", async () => { await env.stop(); process.exit(0); });
-  `;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const line = await new Promise((resolve, reject) => {
-    let buf = "";
-    child.stdout.on("data", (d) => {
-      buf += d;
-      const nl = buf.indexOf("\n");
-      if (nl >= 0) resolve(buf.slice(0, nl));
-    });
-    child.on("exit", (code) => reject(new Error(`envtest child exited with ${code}`)));
-  });
-  const kc = new KubeConfig();
-  kc.loadFromFile(JSON.parse(line).kubeconfigPath);
-  return {
-    kc,
-    kubeconfigPath: JSON.parse(line).kubeconfigPath,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", resolve);
-        child.stdin.end();
-      }),
-  };
 }
 
 /** Runs `fn` over `items` with `concurrency` in flight. */
@@ -467,7 +433,7 @@ async function idleWriteRows(kc, client, quick) {
 }
 
 export async function run({ quick }) {
-  const server = await startServer();
+  const server = await startEnvtestChild([crdFile()]);
   const client = quietManager(server.kc).apiReader;
   try {
     // OPGEN_BENCH_RUNTIME=cache,idle runs a subset (while working on one figure).
