@@ -13,6 +13,7 @@ import {
   type ProjectResource,
   renderProjectFile,
 } from "../../project/project-file.js";
+import { formatDiagnostic } from "../../source/diagnostics.js";
 import { CliError } from "../../util/errors.js";
 import { lowerKind } from "../../util/naming.js";
 import { opgenVersion } from "../../version.js";
@@ -67,7 +68,9 @@ export async function planApiSample(
   ]);
   const sources = await plannedSources(root, plan.list());
   const { crds, diagnostics } = await generateCrds({ projectDir: root, paths: [dir], sources });
-  const crd = crds.find((c) => c.group === qualifiedGroup && c.kind === kind);
+  // A CRD generated with errors may hold a partial schema: no sample is derived from it.
+  const error = diagnostics.find((d) => d.severity === "error");
+  const crd = error ? undefined : crds.find((c) => c.group === qualifiedGroup && c.kind === kind);
   const versions = (crd?.object.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? [];
   const schema = versions.find((v) => v.name === version)?.schema?.openAPIV3Schema;
   const path = `config/samples/${sampleFile(options)}`;
@@ -79,9 +82,8 @@ export async function planApiSample(
   });
   const problems = [...sample.problems];
   if (!schema) {
-    const first = diagnostics.find((d) => d.severity === "error");
     problems.unshift(
-      `spec left empty: the CRD of ${kind} could not be generated${first ? ` (${first.file}:${first.line}:${first.column}: ${first.message})` : ""}`,
+      `spec left empty: the CRD of ${kind} could not be generated${error ? ` (${formatDiagnostic(error)})` : ""}`,
     );
   }
   plan.create(path, sample.content);
