@@ -12,6 +12,7 @@ import {
   createClient,
   createManager,
   isStatusConditionTrue,
+  kinds,
   setStatusCondition,
 } from "../../src/index.js";
 import { AppClusterKind, crdDir, testLogger } from "./helpers.js";
@@ -109,12 +110,13 @@ it("fails at once with kube's message when the role lacks a grant", async () => 
 
 it("createClient reads a kubeconfig file and sends every read to the API server", async () => {
   const client = createClient({ kubeconfig: env.kubeconfigPath, fieldOwner: "tester" });
-  const created = await client.create({
+  await client.create({
     apiVersion: "v1",
     kind: "ConfigMap",
     metadata: { namespace: "default", name: "from-file" },
     data: { a: "1" },
   });
+  const created = await client.get(kinds.ConfigMap, { namespace: "default", name: "from-file" });
   expect(created.metadata?.managedFields?.[0]?.manager).toBe("tester");
   const list = await client.list(AppClusterKind, { namespace: "default" });
   expect(list.map((a) => a.metadata?.name).sort()).toEqual(["enough", "no-status"]);
