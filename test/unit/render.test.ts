@@ -45,7 +45,13 @@ export const GroupVersion = { group: "demo.my.domain", version: "v1" } as const;
     const out = renderTemplate("init/package.json.hbs", {
       projectName: "demo",
       spdxLicense: "Apache-2.0",
-      versions: { clientNode: "1.4.0", typesNode: "20", typescript: "5", vitest: "3" },
+      versions: {
+        clientNode: "1.4.0",
+        typesNode: "20",
+        typescript: "5",
+        vitest: "3",
+        esbuild: "0.28",
+      },
       specs: { runtime: spec, envtest: "^0.1.0", cli: "^0.1.0", apimachinery: "" },
     });
     const pkg = JSON.parse(out);
