@@ -201,7 +201,7 @@ function sampleString(
   ]
     .filter(Boolean)
     .join(", ");
-  problems.push({ field, message: `no value derived for ${what}; set one by hand` });
+  problems.push({ field, message: `no value derived for ${what}` });
   return candidates[0] ?? "";
 }
 
@@ -233,7 +233,7 @@ function sampleNumber(
   if ((lo !== undefined && v < lo) || (hi !== undefined && v > hi)) {
     problems.push({
       field,
-      message: `no ${integer ? "integer" : "number"} within the bounds${m ? ` and a multiple of ${m}` : ""}; set one by hand`,
+      message: `no ${integer ? "integer" : "number"} within the bounds${m ? ` and a multiple of ${m}` : ""}`,
     });
   }
   return v;
