@@ -39,7 +39,7 @@ export interface ServiceAccountIdentity {
    * existing cluster the denials cannot be observed and it never aborts.
    */
   readonly forbidden: AbortSignal;
-  /** kube's message for every request of the account forbidden so far, oldest first. */
+  /** kube's message for each request of the account forbidden so far, oldest first, once each. */
   readonly forbiddenRequests: readonly string[];
 }
 
@@ -154,7 +154,8 @@ export async function bindServiceAccount(
   const denied = new AbortController();
   const forbiddenRequests: string[] = [];
   onDenial?.((who, message) => {
-    if (who !== user) return;
+    // A client retrying a refused request (an informer, a requeued reconcile) repeats it.
+    if (who !== user || forbiddenRequests.includes(message)) return;
     forbiddenRequests.push(message);
     if (!denied.signal.aborted)
       denied.abort(new Error(`${message} (${why}: add an @rbac marker that grants it)`));

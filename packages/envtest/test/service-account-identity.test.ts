@@ -157,6 +157,12 @@ describe("env.serviceAccount (auth: rbac)", () => {
       `${message} (not granted by ${join(dir, "role3.yaml")}: add an @rbac marker that grants it)`,
     );
 
+    // The same refusal again (a client retrying) is listed once.
+    await core
+      .createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "x" } } })
+      .catch(() => undefined);
+    expect(operator.forbiddenRequests).toEqual([message]);
+
     // A Role granted elsewhere is not the account's: secrets in another namespace stay closed.
     await core.readNamespacedSecret({ namespace: "default", name: "s" }).catch((e) => e);
     expect(operator.forbiddenRequests[1]).toBe(

@@ -5,7 +5,7 @@ import {
   type TestEnv,
   waitForWebhookServer,
 } from "@opgen/envtest";
-import { type Client, createClient, createManager, kinds } from "@opgen/runtime";
+import { type Client, createClient, createManager, kinds, type ObjectMeta } from "@opgen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppClusterKind } from "../../../src/api/v1/appcluster.types.js";
 import { AppClusterV2Conversion } from "../../../src/api/v2/appcluster.conversion.js";
@@ -65,7 +65,7 @@ const v1 = (name: string, spec: { size?: number }, labels?: Record<string, strin
 const v2 = (name: string, spec: { replicas?: number }) => ({
   apiVersion: "demo.my.domain/v2",
   kind: "AppCluster",
-  metadata: key(name),
+  metadata: key(name) as ObjectMeta,
   spec,
 });
 const podsOf = (name: string) =>
