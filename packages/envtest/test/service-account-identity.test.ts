@@ -248,3 +248,33 @@ describe("eventually with a signal", () => {
     await expect(eventually(() => 42, { signal: new AbortController().signal })).resolves.toBe(42);
   });
 });
+
+describe("env.serviceAccount with USE_EXISTING_CLUSTER=true", () => {
+  it("binds the account in the cluster, whose RBAC decides; denials are not observed", async () => {
+    const cluster = await startTestEnv({ auth: "rbac" });
+    const saved = { use: process.env.USE_EXISTING_CLUSTER, kubeconfig: process.env.KUBECONFIG };
+    process.env.USE_EXISTING_CLUSTER = "true";
+    process.env.KUBECONFIG = cluster.kubeconfigPath;
+    try {
+      const env = await startTestEnv();
+      const operator = await env.serviceAccount({
+        namespace: "demo-system",
+        name: "op",
+        roleFiles: [file("role5.yaml", roleYaml)],
+      });
+      const core = operator.kubeconfig.makeApiClient(CoreV1Api);
+      await expect(core.listConfigMapForAllNamespaces()).resolves.toBeDefined();
+      const denied = await core.listNamespace().catch((e) => e);
+      expect(denied.code).toBe(403);
+      expect(operator.forbidden.aborted).toBe(false);
+      expect(operator.forbiddenRequests).toEqual([]);
+      await env.stop();
+    } finally {
+      if (saved.use === undefined) delete process.env.USE_EXISTING_CLUSTER;
+      else process.env.USE_EXISTING_CLUSTER = saved.use;
+      if (saved.kubeconfig === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved.kubeconfig;
+      await cluster.stop();
+    }
+  });
+});
