@@ -103,7 +103,7 @@ describe("opgen init", () => {
     expect(pkg.devDependencies["@opgen/envtest"]).toMatch(/^file:.*packages\/envtest$/);
     expect(pkg.devDependencies.opgen).toMatch(/^file:/);
     expect(pkg.type).toBe("module");
-    expect(pkg.engines.node).toBe(">=20.19.0");
+    expect(pkg.engines.node).toBe("^20.19.0 || >=22.12.0");
   });
 
   it("honours --runtime-spec and the environment overrides", async () => {
@@ -131,6 +131,7 @@ describe("opgen init", () => {
       "npm ci",
       "npx opgen manifests --check",
       "npm run build",
+      "npm run bundle",
       "npm test",
     ]);
   });
