@@ -2,31 +2,55 @@
 // `npm run pack [-- <dir>]`: the four publishable tarballs (opgen and the three @opgen packages) in
 // one folder, after one build: the files `npm publish` would ship.
 // The folder defaults to `pack/` in the checkout; a relative path is taken from where npm was run.
+// `node scripts/pack.mjs --no-build <dir>` packs the dist/ folders as they are (for a test suite
+// that has built already while other tests read them) and refuses when one is missing.
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const [dirArg, ...extra] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const noBuild = args[0] === "--no-build";
+const [dirArg, ...extra] = noBuild ? args.slice(1) : args;
 if (extra.length > 0 || dirArg?.startsWith("-")) {
   console.error(
-    "usage: npm run pack [-- <dir>]: one optional folder for the tarballs (default pack/)",
+    "usage: npm run pack [-- <dir>] or node scripts/pack.mjs [--no-build] [<dir>]: one optional folder for the tarballs (default pack/)",
   );
   process.exit(2);
 }
 const out = dirArg ? resolve(process.env.INIT_CWD ?? process.cwd(), dirArg) : join(root, "pack");
-mkdirSync(out, { recursive: true });
 
 // npm is npm.cmd on Windows, which only a shell can start.
 const shell = process.platform === "win32";
-// One build for all four (each package's prepack would rebuild @opgen/apimachinery again), to stderr
-// so that stdout holds only the tarballs' paths.
-const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: ["ignore", 2, 2], shell });
-if (build.status !== 0) {
-  console.error(`npm run build failed (exit ${build.status}); fix the errors above and run again`);
-  process.exit(1);
+if (noBuild) {
+  const entries = [
+    "dist/cli.js",
+    ...["apimachinery", "runtime", "envtest"].map((p) => `packages/${p}/dist/index.js`),
+  ];
+  const missing = entries.filter((entry) => !existsSync(join(root, entry)));
+  if (missing.length > 0) {
+    console.error(
+      `pack --no-build: ${missing.join(", ")} missing; run \`npm run build\` first, or pack without --no-build`,
+    );
+    process.exit(1);
+  }
+} else if (
+  process.env.npm_lifecycle_event !== "pack" ||
+  process.env.npm_config_ignore_scripts === "true"
+) {
+  // `npm run pack` has just run the root's prepack (`npm run build`), as npm runs pre<script>
+  // first; started any other way, build here. One build for all four (each package's prepack would
+  // rebuild @opgen/apimachinery again), to stderr so that stdout holds only the tarballs' paths.
+  const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: ["ignore", 2, 2], shell });
+  if (build.status !== 0) {
+    console.error(
+      `npm run build failed (exit ${build.status}); fix the errors above and run again`,
+    );
+    process.exit(1);
+  }
 }
+mkdirSync(out, { recursive: true });
 const run = spawnSync(
   "npm",
   [

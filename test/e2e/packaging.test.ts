@@ -24,6 +24,7 @@ const packDir = join(out, "tarballs");
 const packs: Record<string, Pack> = {};
 const quiet = { npm_config_loglevel: "error", npm_config_update_notifier: "false" };
 let unbuilt: { exitCode?: number; stdout: string; stderr: string };
+let unbuiltPack: { exitCode?: number; stdout: string; stderr: string };
 
 /** What a fresh clone holds: tracked and new files of the working tree, nothing ignored (dist/). */
 async function copyCheckout(): Promise<void> {
@@ -72,6 +73,10 @@ describe("published packages", () => {
       cwd: checkout,
       reject: false,
     });
+    unbuiltPack = await execa("node", ["scripts/pack.mjs", "--no-build", packDir], {
+      cwd: checkout,
+      reject: false,
+    });
     const { stdout } = await execa("npm", ["run", "-s", "pack", "--", packDir], {
       cwd: checkout,
       env: quiet,
@@ -111,6 +116,14 @@ describe("published packages", () => {
     expect(unbuilt.exitCode).toBe(1);
     expect(unbuilt.stderr.trim()).toBe(
       `opgen: the checkout is not built; run \`npm run build\` in ${checkout} first`,
+    );
+  });
+
+  it("refuses to pack --no-build what is not built, naming the missing dist/ files", () => {
+    expect(unbuiltPack.exitCode).toBe(1);
+    expect(unbuiltPack.stdout).toBe("");
+    expect(unbuiltPack.stderr.trim()).toBe(
+      "pack --no-build: dist/cli.js, packages/apimachinery/dist/index.js, packages/runtime/dist/index.js, packages/envtest/dist/index.js missing; run `npm run build` first, or pack without --no-build",
     );
   });
 
