@@ -11,7 +11,7 @@ import { startTestEnv, type TestEnv } from "@opgen/envtest";
 import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { runOrThrow, scaffoldAppCluster, tempDir } from "../helpers/cli.js";
 
 /** The spec target of issue 17: what the final stage adds on top of the Node base image. */
 const SHIPPED_LIMIT_BYTES = 15_000_000;
@@ -82,12 +82,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function sh(cmd: string, args: string[], env: Record<string, string> = {}) {
-  const result = await execa(cmd, args, { cwd: dir, reject: false, all: true, env });
-  if (result.exitCode !== 0)
-    throw new Error(`${cmd} ${args.join(" ")} failed (${result.exitCode}):\n${result.all}`);
-  return result;
-}
+const sh = (cmd: string, args: string[], env: Record<string, string> = {}) =>
+  runOrThrow(dir, cmd, args, env);
 
 describe("the bundled operator image", () => {
   const app = join(tempDir("opgen-image-"), "app");
@@ -97,14 +93,7 @@ describe("the bundled operator image", () => {
   let output = "";
 
   beforeAll(async () => {
-    mkdirSync(dir);
-    const init = await runCli(["init", "--domain", "my.domain"], dir);
-    expect(init.exitCode, init.stderr).toBe(0);
-    const api = await runCli(
-      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "AppCluster"],
-      dir,
-    );
-    expect(api.exitCode, api.stderr).toBe(0);
+    await scaffoldAppCluster(dir);
     await sh("npm", ["run", "manifests"]);
     await sh("npm", ["run", "bundle"]);
 

@@ -5,37 +5,21 @@
  * --version v2`, `create webhook`), the AppCluster tutorial (examples/appcluster-operator) laid over
  * the scaffold, tested, and run with `opgen dev` while the real kubectl drives it, as `npm run demo`.
  */
-import { cpSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { CLI, REPO_ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { CLI, REPO_ROOT, runCli, runOrThrow, scaffoldAppCluster, tempDir } from "../helpers/cli.js";
 
 const dir = join(tempDir("opgen-e2e-"), "appcluster-operator");
 
-async function sh(cmd: string, args: string[], env: Record<string, string> = {}) {
-  const result = await execa(cmd, args, {
-    cwd: dir,
-    reject: false,
-    all: true,
-    env: { CI: "true", ...env },
-  });
-  if (result.exitCode !== 0)
-    throw new Error(`${cmd} ${args.join(" ")} failed (${result.exitCode}):\n${result.all}`);
-  return result;
-}
+const sh = (cmd: string, args: string[], env: Record<string, string> = {}) =>
+  runOrThrow(dir, cmd, args, env);
 
 describe("a generated project", () => {
   beforeAll(async () => {
-    mkdirSync(dir);
-    const init = await runCli(["init", "--domain", "my.domain"], dir);
-    expect(init.exitCode, init.stderr).toBe(0);
-    const api = await runCli(
-      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "AppCluster"],
-      dir,
-    );
-    expect(api.exitCode, api.stderr).toBe(0);
+    await scaffoldAppCluster(dir);
   }, 240_000);
 
   it("builds: manifests are generated and the TypeScript compiles", async () => {

@@ -5,12 +5,12 @@
  * with OPGEN_LOG_LEVEL), and removing a marker the controller needs fails `npm test` at once with
  * kube's 403 naming the verb and resource.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { scaffoldAppCluster, tempDir } from "../helpers/cli.js";
 
 const dir = join(tempDir("opgen-rbac-"), "rbac-demo");
 const controllerFile = join(dir, "src/controllers/appcluster.controller.ts");
@@ -39,14 +39,7 @@ function editMarker(marker: string, replacement: string[]): void {
 
 describe("a scaffolded project's RBAC, proven by its own test", () => {
   beforeAll(async () => {
-    mkdirSync(dir);
-    const init = await runCli(["init", "--domain", "my.domain"], dir);
-    expect(init.exitCode, init.stderr).toBe(0);
-    const api = await runCli(
-      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "AppCluster"],
-      dir,
-    );
-    expect(api.exitCode, api.stderr).toBe(0);
+    await scaffoldAppCluster(dir);
     scaffolded = readFileSync(controllerFile, "utf8");
   }, 240_000);
 

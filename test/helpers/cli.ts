@@ -1,6 +1,14 @@
 /** Runs the built CLI (dist/) as a user would, and snapshots folders to prove nothing changed. */
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,4 +71,41 @@ export function snapshot(root: string): Record<string, string> {
   };
   walk(root);
   return out;
+}
+
+/**
+ * `cmd args` in `cwd` (CI=true and `env` added); a non-zero exit throws with everything it printed,
+ * so a failing step of an end-to-end test shows why.
+ */
+export async function runOrThrow(
+  cwd: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+) {
+  const result = await execa(cmd, args, {
+    cwd,
+    reject: false,
+    all: true,
+    env: { CI: "true", ...env },
+  });
+  if (result.exitCode !== 0)
+    throw new Error(`${cmd} ${args.join(" ")} failed (${result.exitCode}):\n${result.all}`);
+  return result;
+}
+
+/**
+ * `opgen init --domain my.domain` (with its npm install) and `create api` of demo/v1 AppCluster in
+ * the new folder `dir`: the project most end-to-end tests start from.
+ */
+export async function scaffoldAppCluster(dir: string): Promise<void> {
+  mkdirSync(dir);
+  for (const args of [
+    ["init", "--domain", "my.domain"],
+    ["create", "api", "--group", "demo", "--version", "v1", "--kind", "AppCluster"],
+  ]) {
+    const r = await runCli(args, dir);
+    if (r.exitCode !== 0)
+      throw new Error(`opgen ${args.join(" ")} failed (${r.exitCode}):\n${r.stderr}`);
+  }
 }
