@@ -15,7 +15,9 @@ import { TokenAuthenticator } from "./auth/tokens.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { DisruptionController } from "./controllers/disruption.js";
 import { EndpointsController } from "./controllers/endpoints.js";
-import { ServiceAccountsController } from "./controllers/service-accounts.js";
+import { NamespaceObjectsController } from "./controllers/namespace-objects.js";
+import { rootCaConfigMap } from "./controllers/root-ca-publisher.js";
+import { defaultServiceAccount } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
 import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
@@ -94,10 +96,16 @@ export class ApiServer {
         create: (group, version, resource, obj) => this.systemCreate(group, version, resource, obj),
       }),
     );
+    // The ServiceAccount controller and the root CA publisher (with the CA that clients' kubeconfig
+    // trusts) keep their object in every namespace.
     this.controllers.push(
-      new ServiceAccountsController(this.store, (obj) => {
-        this.systemCreate("", "v1", "serviceaccounts", obj);
-      }),
+      new NamespaceObjectsController(
+        this.store,
+        [defaultServiceAccount, rootCaConfigMap(this.tls.caPem)],
+        (group, version, resource, obj) => {
+          this.systemCreate(group, version, resource, obj);
+        },
+      ),
     );
     this.bootstrap();
   }

@@ -187,8 +187,15 @@ describe("client-node", () => {
       setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
     );
     await core.deleteNamespacedConfigMap({ namespace: "informer", name: "x" });
+    // The namespace's kube-root-ca.crt (the root CA publisher's) is listed too, as on a cluster.
     await eventually(() =>
-      expect(events).toEqual(["add:before", "add:x", "update:x:2", "delete:x"]),
+      expect(events).toEqual([
+        "add:before",
+        "add:kube-root-ca.crt",
+        "add:x",
+        "update:x:2",
+        "delete:x",
+      ]),
     );
     await informer.stop();
   });

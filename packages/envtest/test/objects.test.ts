@@ -549,8 +549,10 @@ describe("list", () => {
       "l2",
     ]);
     expect(await names(`labelSelector=${encodeURIComponent("env!=prod,tier")}`)).toEqual(["l3"]);
-    // notin and ! match objects without the key (uncond has no labels at all).
+    // notin and ! match objects without the key (uncond and the namespace's kube-root-ca.crt have
+    // no labels at all).
     expect(await names(`labelSelector=${encodeURIComponent("tier notin (db),!env")}`)).toEqual([
+      "kube-root-ca.crt",
       "l3",
       "uncond",
     ]);

@@ -22,9 +22,14 @@ describe("watch", () => {
     await api(env, "POST", cms, { metadata: { name: "w0" } });
     const w = await watchStream(env, `${cms}?watch=true&resourceVersion=0`);
     expect(w.status).toBe(200);
-    await eventually(() => expect(summary(w.events)).toEqual(["ADDED:w0"]));
+    // The namespace's kube-root-ca.crt exists too, as on a cluster.
+    await eventually(() =>
+      expect(summary(w.events)).toEqual(["ADDED:kube-root-ca.crt", "ADDED:w0"]),
+    );
     await api(env, "POST", cms, { metadata: { name: "w1" } });
-    await eventually(() => expect(summary(w.events)).toEqual(["ADDED:w0", "ADDED:w1"]));
+    await eventually(() =>
+      expect(summary(w.events)).toEqual(["ADDED:kube-root-ca.crt", "ADDED:w0", "ADDED:w1"]),
+    );
     w.close();
   });
 
@@ -198,7 +203,7 @@ describe("client-node informer", () => {
         .list()
         .map((o) => o.metadata!.name)
         .sort(),
-    ).toEqual(["b", "c"]);
+    ).toEqual(["b", "c", "kube-root-ca.crt"]);
     await informer.stop();
   });
 });
