@@ -7,6 +7,16 @@
  */
 export { CelCostLimitError } from "./cost.js";
 export {
+  type CostCheckOptions,
+  type CostError,
+  costErrorMessage,
+  crdRuleCostErrors,
+  expressionCost,
+  STATIC_ESTIMATED_COST_LIMIT,
+  STATIC_ESTIMATED_CRD_COST_LIMIT,
+} from "./crd-cost.js";
+export type { CostEstimate } from "./estimate.js";
+export {
   CelCompileError,
   type CelProgram,
   celEvalMessage,
@@ -14,9 +24,16 @@ export {
   compileCel,
   compileCelWith,
   compileRule,
+  estimateCost,
   evaluateCel,
   type RuleScope,
 } from "./program.js";
+export {
+  MAX_REQUEST_SIZE_BYTES,
+  maxCardinality,
+  type SizeDecl,
+  sizeDecl,
+} from "./size-estimate.js";
 
 /** kube's per-expression runtime cost limit (`celconfig.PerCallLimit`). */
 export const PER_CALL_COST_LIMIT = 1_000_000;

@@ -8,8 +8,10 @@ import type { Environment } from "@marcbachmann/cel-js";
 import type { JSONSchemaProps } from "../schema/types.js";
 import { installMeter, metered } from "./cost.js";
 import { kubernetesEnvironment } from "./environment.js";
+import { type CostEstimate, estimateAst } from "./estimate.js";
 import { RE2_MATCHES } from "./library/regex.js";
 import { declareSchemaType, type FormatConverters, toCelValue } from "./schema-types.js";
+import type { SizeDecl } from "./size-estimate.js";
 
 /**
  * A compiled expression: evaluate with the variables bound (`self`, `oldSelf`); `type` is its
@@ -249,4 +251,12 @@ export function evaluateCel(
   limit: number,
 ): { value: unknown; cost: number } {
   return metered(limit, () => program(variables));
+}
+
+/**
+ * cel-go's static cost estimate of a compiled expression, `self` sized by `root` (see
+ * size-estimate.ts); `exact` false when this port cannot reproduce the cluster's estimate.
+ */
+export function estimateCost(program: CelProgram, root: SizeDecl | undefined): CostEstimate {
+  return estimateAst((program as unknown as { ast: unknown }).ast, root, RE2_MATCHES);
 }

@@ -84,6 +84,8 @@ export function declareSchemaType(
         env.registerType(name, { fields });
         // Objects compare by value in CEL (self == oldSelf is how immutability is written).
         env.registerOperator(`${name} == ${name}`, celEqual);
+        // As in cel-go, null is assignable to an object type: `self.x == null` type-checks.
+        env.registerOperator(`${name} == null`, (a: unknown, b: unknown) => a === b);
         return name;
       }
       if (isObject(schema.additionalProperties)) {

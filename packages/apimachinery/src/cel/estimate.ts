@@ -1,0 +1,616 @@
+/**
+ * The static cost estimate kube-apiserver 1.32 computes for a CRD rule (cel-go's
+ * `checker.Cost` with Kubernetes' library estimator and the schema's size estimator), over the
+ * AST cel-js parsed and type-checked: identifiers and field selections cost 1, literals 0, calls
+ * 1 plus their arguments, string functions in proportion to the sizes involved (0.1 per
+ * character, regular expressions 0.25 per pattern character), list and map literals 10 and 30,
+ * and a macro (`all`, `exists`, `exists_one`, `map`, `filter`) the cost of its expansion's
+ * step and condition times the size of what it iterates over. Sizes come from literals, from
+ * the schema (`SizeDecl`, by the field path an expression reaches from `self`) or are unknown
+ * (up to 2^64).
+ *
+ * `exact` is false when the expression uses something whose estimate this port cannot
+ * reproduce with certainty (dyn values, optional access, `cel.bind`, iteration over computed
+ * lists, libraries whose estimator changed across versions): callers then make no decision on
+ * the estimate rather than refuse what the cluster might accept.
+ */
+import type { SizeDecl } from "./size-estimate.js";
+
+/** A [min, max] range of cost units or of sizes. */
+export interface Range {
+  min: number;
+  max: number;
+}
+
+export interface CostEstimate extends Range {
+  exact: boolean;
+  /** Why the estimate is not exact (the first construct met), for diagnostics. */
+  inexact?: string;
+}
+
+const U64 = 2 ** 64;
+const UNKNOWN: Range = { min: 0, max: U64 };
+const fixed = (n: number): Range => ({ min: n, max: n });
+const sat = (n: number) => Math.min(n, U64);
+const add = (a: Range, b: Range): Range => ({ min: sat(a.min + b.min), max: sat(a.max + b.max) });
+const mul = (a: Range, b: Range): Range => ({ min: sat(a.min * b.min), max: sat(a.max * b.max) });
+const union = (a: Range, b: Range): Range => ({
+  min: Math.min(a.min, b.min),
+  max: Math.max(a.max, b.max),
+});
+/** cel-go's MultiplyByCostFactor: the product rounded up. */
+const factor = (a: Range, f: number): Range => ({
+  min: sat(Math.ceil(a.min * f)),
+  max: sat(Math.ceil(a.max * f)),
+});
+
+// cel-go's common cost constants.
+const STRING_TRAVERSAL = 0.1;
+const REGEX_LENGTH = 0.25;
+const LIST_CREATE = 10;
+const MAP_CREATE = 30;
+
+interface Node {
+  op: string;
+  args: unknown;
+  checkedType?: { name: string; kind: string; valueType?: { name: string; kind: string } };
+  meta?: { alternate?: Node; macro?: unknown };
+}
+
+const isNode = (v: unknown): v is Node =>
+  typeof v === "object" && v !== null && typeof (v as Node).op === "string";
+
+/** `-1`, `-1.5`: one literal to cel-go. */
+const negativeLiteral = (n: Node): boolean =>
+  n.op === "-_" &&
+  isNode(n.args) &&
+  n.args.op === "value" &&
+  (typeof n.args.args === "number" || typeof n.args.args === "bigint");
+
+/** Types a field cannot be selected from; anything else that is not a list is a map or object. */
+const PRIMITIVES = new Set(["string", "bytes", "null", "type"]);
+
+const SCALARS = new Set([
+  "bool",
+  "int",
+  "uint",
+  "double",
+  "google.protobuf.Timestamp",
+  "google.protobuf.Duration",
+]);
+
+/** Functions whose estimate differs between cel-go or Kubernetes releases, or is not ported. */
+const NOT_PORTED = new Set([
+  "format",
+  "quote",
+  "strings.quote",
+  "reverse",
+  "ip",
+  "cidr",
+  "isIP",
+  "isCIDR",
+  "containsIP",
+  "containsCIDR",
+  "ip.isCanonical",
+  "quantity",
+  "isQuantity",
+  "sets.contains",
+  "sets.equivalent",
+  "sets.intersects",
+  "validate",
+  "named",
+  "format.named",
+]);
+
+/** Kubernetes' library functions costed by the size of a list receiver or a string one. */
+const TRAVERSALS = new Set(["isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"]);
+
+/** The size of `s.replace(from, to)` (Kubernetes' estimate: most and fewest replacements). */
+function replacedSize(sz: Range, from: Range, to: Range): Range {
+  const count = { min: 0, max: 0 };
+  const retained = { min: 0, max: 0 };
+  if (from.min === 0) {
+    // Replacing "" surrounds every character.
+    count.max = sz.max < U64 ? sz.max + 1 : sz.max;
+    retained.max = sz.max;
+  } else if (to.max <= from.min) {
+    retained.max = sz.max;
+  } else {
+    count.max = Math.ceil(sz.max / from.min);
+  }
+  if (from.max === 0) {
+    count.min = sz.min < U64 ? sz.min + 1 : sz.min;
+    retained.min = sz.min;
+  } else if (from.max <= to.min) {
+    retained.min = sz.min;
+  } else {
+    count.min = Math.ceil(sz.min / from.max);
+  }
+  return add(mul(count, to), retained);
+}
+
+class Estimator {
+  private readonly paths = new WeakMap<Node, string[]>();
+  private readonly sizes = new WeakMap<Node, Range>();
+  /** Results whose size this port knows cel-go versions disagree on. */
+  private readonly unsure = new WeakSet<Node>();
+  private readonly locals = new Map<string, string[][]>();
+  inexact: string | undefined;
+
+  constructor(
+    private readonly root: SizeDecl | undefined,
+    private readonly matchesName: string,
+  ) {}
+
+  private giveUp(why: string): void {
+    this.inexact ??= why;
+  }
+
+  private typeName(n: Node): string {
+    const t = n.checkedType;
+    if (!t) {
+      this.giveUp("an unchecked node");
+      return "dyn";
+    }
+    return t.name;
+  }
+
+  /**
+   * The kind of a node's type where the estimate depends on it. A dyn here is a value kube may
+   * type otherwise (an object that preserves unknown fields), so the estimate is not exact.
+   */
+  private kind(n: Node): string {
+    const name = this.typeName(n);
+    if (name === "dyn") this.giveUp("a dyn value");
+    if (name.startsWith("list<")) return "list";
+    if (name.startsWith("map<")) return "map";
+    if (name.startsWith("optional<")) return "optional";
+    return name;
+  }
+
+  private isScalar(n: Node): boolean {
+    const name = this.typeName(n);
+    if (SCALARS.has(name)) return true;
+    const opt = /^optional<(.+)>$/.exec(name);
+    return opt !== null && SCALARS.has(opt[1] as string);
+  }
+
+  private path(n: Node): string[] | undefined {
+    if (n.op === "id") {
+      const stack = this.locals.get(n.args as string);
+      if (stack && stack.length > 0) return stack[stack.length - 1];
+    }
+    return this.paths.get(n);
+  }
+
+  /** The schema's size for a field path from `self` (the size estimator kube plugs in). */
+  private schemaSize(path: string[] | undefined): Range | undefined {
+    if (!path || path.length === 0 || !this.root) return undefined;
+    let d: SizeDecl | undefined = this.root;
+    for (const seg of path.slice(1)) {
+      if (!d) return undefined;
+      if (seg === "@items" || seg === "@values") d = d.elem;
+      else if (seg === "@keys") d = d.key;
+      else d = d.fields?.get(seg);
+    }
+    return d ? { min: 0, max: d.maxElements } : undefined;
+  }
+
+  private literalSize(n: Node): Range | undefined {
+    if (n.op === "value") {
+      const v = n.args;
+      if (typeof v === "string") return fixed([...v].length);
+      if (v instanceof Uint8Array) return fixed(v.length);
+      if (v === null || ["boolean", "number", "bigint"].includes(typeof v)) return fixed(1);
+      if (typeof v === "object") return fixed(1); // uint, double wrappers
+      return undefined;
+    }
+    if (negativeLiteral(n)) return fixed(1);
+    if (n.op === "list") return fixed((n.args as unknown[]).length);
+    if (n.op === "map") return fixed((n.args as unknown[]).length);
+    return undefined;
+  }
+
+  /** cel-go's computeSize: computed, literal, schema, scalar; undefined when unknown. */
+  private computeSize(n: Node): Range | undefined {
+    if (this.unsure.has(n)) this.giveUp("the size of a computed value");
+    return (
+      this.sizes.get(n) ??
+      this.literalSize(n) ??
+      this.schemaSize(this.path(n)) ??
+      (this.isScalar(n) ? fixed(1) : undefined)
+    );
+  }
+
+  private size(n: Node): Range {
+    return this.computeSize(n) ?? UNKNOWN;
+  }
+
+  /** Kubernetes' library sizeEstimate: computed, literal or schema size, else unknown. */
+  private libSize(n: Node): Range {
+    if (this.unsure.has(n)) this.giveUp("the size of a computed value");
+    return this.sizes.get(n) ?? this.literalSize(n) ?? this.schemaSize(this.path(n)) ?? UNKNOWN;
+  }
+
+  cost(n: Node): Range {
+    switch (n.op) {
+      case "value":
+        return fixed(0);
+      case "id": {
+        const name = n.args as string;
+        const local = this.locals.get(name);
+        if (!local?.length) {
+          if (name !== "self" && name !== "oldSelf") this.giveUp(`the identifier ${name}`);
+          this.paths.set(n, [name]);
+        }
+        return fixed(1);
+      }
+      case ".": {
+        const [operand, field] = n.args as [Node, string];
+        let sum = this.cost(operand);
+        const k = this.kind(operand);
+        const struct =
+          !SCALARS.has(k) && !PRIMITIVES.has(k) && k !== "list" && k !== "optional" && k !== "dyn";
+        // Selecting from a map or an object costs 1 more than its operand.
+        if (k === "map" || struct) {
+          sum = add(sum, fixed(1));
+        }
+        const p = this.path(operand);
+        if (p) this.paths.set(n, [...p, field]);
+        return sum;
+      }
+      case "[]": {
+        const [obj, index] = n.args as [Node, Node];
+        const args = add(this.cost(obj), this.cost(index));
+        const k = this.kind(obj);
+        const p = this.path(obj);
+        if (k === "list") {
+          if (p) this.paths.set(n, [...p, "@items"]);
+        } else if (k === "map") {
+          if (p) this.paths.set(n, [...p, "@values"]);
+        } else {
+          this.giveUp("indexing a non-container");
+        }
+        return add(fixed(1), args);
+      }
+      case "&&":
+      case "||": {
+        const [l, r] = n.args as [Node, Node];
+        const lc = this.cost(l);
+        const rc = this.cost(r);
+        return { min: lc.min, max: sat(lc.max + rc.max) };
+      }
+      case "!_":
+        return add(fixed(1), this.cost(n.args as Node));
+      case "-_":
+        // cel-go's parser folds a negated number into the literal.
+        if (negativeLiteral(n)) return fixed(0);
+        return add(fixed(1), this.cost(n.args as Node));
+      case "?:": {
+        const [c, t, f] = n.args as [Node, Node, Node];
+        const cost = add(this.cost(c), union(this.cost(t), this.cost(f)));
+        this.sizes.set(n, union(this.size(t), this.size(f)));
+        if (this.unsure.has(t) || this.unsure.has(f)) this.unsure.add(n);
+        return cost;
+      }
+      case "==":
+      case "!=":
+        return this.compare(n, true);
+      case "<":
+      case "<=":
+      case ">":
+      case ">=":
+        return this.compare(n, false);
+      case "in": {
+        const [l, r] = n.args as [Node, Node];
+        const args = add(this.cost(l), this.cost(r));
+        const k = this.kind(r);
+        if (k === "list") return add(factor(this.size(r), 1), args);
+        return add(fixed(1), args);
+      }
+      case "+": {
+        const [l, r] = n.args as [Node, Node];
+        const args = add(this.cost(l), this.cost(r));
+        const k = this.kind(l);
+        if (k === "string" || k === "bytes" || k === "list") {
+          const size = add(this.size(l), this.size(r));
+          this.sizes.set(n, size);
+          if (k === "list") return add(fixed(1), args);
+          return add(factor(size, STRING_TRAVERSAL), args);
+        }
+        return add(fixed(1), args);
+      }
+      case "-":
+      case "*":
+      case "/":
+      case "%": {
+        const [l, r] = n.args as [Node, Node];
+        return add(fixed(1), add(this.cost(l), this.cost(r)));
+      }
+      case "list": {
+        let sum = fixed(LIST_CREATE);
+        for (const e of n.args as Node[]) sum = add(sum, this.cost(e));
+        return sum;
+      }
+      case "map": {
+        let sum = fixed(MAP_CREATE);
+        for (const [k, v] of n.args as [Node, Node][]) {
+          sum = add(sum, add(this.cost(k), this.cost(v)));
+        }
+        return sum;
+      }
+      case "call":
+      case "rcall":
+        return this.call(n);
+      default:
+        this.giveUp(`the ${n.op} operator`);
+        return fixed(0);
+    }
+  }
+
+  /** Equality, and ordering of strings and bytes: the shorter operand's size, 0.1 per unit. */
+  private compare(n: Node, equality: boolean): Range {
+    const [l, r] = n.args as [Node, Node];
+    const args = add(this.cost(l), this.cost(r));
+    if (!equality) {
+      const k = this.kind(l);
+      if (k !== "string" && k !== "bytes") return add(fixed(1), args);
+    }
+    const smallestMax = Math.min(this.size(l).max, this.size(r).max);
+    return add(factor({ min: smallestMax > 0 ? 1 : 0, max: smallestMax }, STRING_TRAVERSAL), args);
+  }
+
+  private call(n: Node): Range {
+    const rcall = n.op === "rcall";
+    const a = n.args as unknown[];
+    const name = a[0] === this.matchesName ? "matches" : (a[0] as string);
+    const target = rcall ? (a[1] as Node) : undefined;
+    const args = (rcall ? a[2] : a[1]) as Node[];
+    if (n.meta?.alternate) return this.macro(n, name, target, args);
+    if (n.meta?.macro) {
+      if (name !== "has") {
+        this.giveUp(`the ${name} macro`);
+        return fixed(0);
+      }
+      const sel = args[0] as Node;
+      if (sel.op !== ".") this.giveUp("has() of an optional field");
+      // A presence test costs 1 plus its operand.
+      return add(fixed(1), this.cost((sel.args as [Node])[0]));
+    }
+    if (NOT_PORTED.has(name)) this.giveUp(`${name}()`);
+    const argCosts = args.map((x) => this.cost(x));
+    let argSum = fixed(0);
+    for (const c of argCosts) argSum = add(argSum, c);
+    const targetCost = target ? this.cost(target) : fixed(0);
+    const fn = this.functionCost(n, name, target, args);
+    return add(targetCost, add(fn, argSum));
+  }
+
+  /** What a call costs besides its target and arguments; sets its result size where known. */
+  private functionCost(n: Node, name: string, target: Node | undefined, args: Node[]): Range {
+    const arg0 = args[0];
+    // Kubernetes' library estimator comes first (by function name), then cel-go's.
+    if (target && TRAVERSALS.has(name)) {
+      if (this.kind(target) === "list") {
+        let el = fixed(1);
+        const elemType = target.checkedType?.valueType?.name;
+        if (elemType === "string" || elemType === "bytes") {
+          const p = this.path(target);
+          const elSize = (p && this.schemaSize([...p, "@items"])) ?? UNKNOWN;
+          el = add(el, factor(elSize, STRING_TRAVERSAL));
+        }
+        const sz = this.libSize(target);
+        return mul(sz, el);
+      }
+      return factor(this.libSize(target), STRING_TRAVERSAL);
+    }
+    switch (name) {
+      case "url":
+        if (!target && args.length === 1 && arg0) {
+          return factor(this.libSize(arg0), STRING_TRAVERSAL);
+        }
+        break;
+      case "lowerAscii":
+      case "upperAscii":
+      case "substring":
+      case "trim":
+        if (target) {
+          const sz = this.libSize(target);
+          this.resultSize(n, sz);
+          return factor(sz, STRING_TRAVERSAL);
+        }
+        break;
+      case "replace":
+        if (target && arg0 && args[1]) {
+          const sz = this.libSize(target);
+          this.resultSize(n, replacedSize(sz, this.libSize(arg0), this.libSize(args[1])));
+          return factor(sz, 2 * STRING_TRAVERSAL);
+        }
+        break;
+      case "split":
+        if (target) {
+          const sz = this.libSize(target);
+          // At most one item per character, or the literal limit given.
+          let max = sz.max;
+          const limit = args[1];
+          if (limit?.op === "value") max = Number(limit.args);
+          this.resultSize(n, { min: 0, max });
+          return factor(sz, 2 * STRING_TRAVERSAL);
+        }
+        break;
+      case "join":
+        if (target) {
+          const list = this.libSize(target);
+          const p = this.path(target);
+          const elem = (p && this.schemaSize([...p, "@items"])) ?? UNKNOWN;
+          let sz = mul(list, elem);
+          if (arg0) {
+            const sep = this.libSize(arg0);
+            sz = add(
+              sz,
+              mul(sep, {
+                min: list.min > 0 ? list.min - 1 : 0,
+                max: list.max > 0 ? list.max - 1 : 0,
+              }),
+            );
+          }
+          this.resultSize(n, sz);
+          return factor(sz, STRING_TRAVERSAL);
+        }
+        break;
+      case "find":
+      case "findAll":
+        if (target && arg0) {
+          const sz = this.libSize(target);
+          const str = factor(add(sz, fixed(1)), STRING_TRAVERSAL);
+          const re = factor(this.libSize(arg0), REGEX_LENGTH);
+          this.resultSize(n, { min: 0, max: sz.max });
+          return mul(str, re);
+        }
+        break;
+      case "sign":
+      case "asInteger":
+      case "isInteger":
+      case "asApproximateFloat":
+      case "isGreaterThan":
+      case "isLessThan":
+      case "compareTo":
+      case "add":
+      case "sub":
+      case "masked":
+      case "prefixLength":
+      case "family":
+      case "isUnspecified":
+      case "isLoopback":
+      case "isLinkLocalMulticast":
+      case "isLinkLocalUnicast":
+        return fixed(1);
+    }
+    // cel-go's own estimates.
+    switch (name) {
+      case "matches":
+        if (target && arg0) {
+          const str = factor(add(this.size(target), fixed(1)), STRING_TRAVERSAL);
+          const re = factor(this.size(arg0), REGEX_LENGTH);
+          return mul(str, re);
+        }
+        break; // the global matches(s, re) overload has no estimate: O(1)
+      case "contains":
+        if (target && arg0 && this.kind(target) === "string") {
+          return mul(
+            factor(this.size(target), STRING_TRAVERSAL),
+            factor(this.size(arg0), STRING_TRAVERSAL),
+          );
+        }
+        break;
+      case "startsWith":
+      case "endsWith":
+        if (target && arg0) return factor(this.size(arg0), STRING_TRAVERSAL);
+        break;
+      case "bytes":
+        if (!target && arg0 && this.kind(arg0) === "string") {
+          const sz = this.size(arg0);
+          this.resultSize(n, { min: sz.min, max: sat(sz.max * 4) });
+          return factor(sz, STRING_TRAVERSAL);
+        }
+        break;
+      case "string":
+        if (!target && arg0 && this.kind(arg0) === "bytes") {
+          const sz = this.size(arg0);
+          this.resultSize(n, { min: Math.floor(sz.min / 4), max: sz.max });
+          return factor(sz, STRING_TRAVERSAL);
+        }
+        break;
+    }
+    return fixed(1);
+  }
+
+  /** The size of a call's result, which later size estimates of the call use. */
+  private resultSize(n: Node, size: Range): void {
+    this.sizes.set(n, size);
+  }
+
+  /** cel-go's macro expansions: init + result + range size x (condition + step). */
+  private macro(node: Node, name: string, target: Node | undefined, args: Node[]): Range {
+    const iterVar = args[0];
+    if (!target || !iterVar || iterVar.op !== "id") {
+      this.giveUp(`the ${name} macro`);
+      return fixed(0);
+    }
+    const rangeCost = this.cost(target);
+    const k = this.kind(target);
+    const p = this.path(target);
+    if (!p || (k !== "list" && k !== "map")) this.giveUp(`${name}() over a computed value`);
+    const rangeCnt = this.size(target);
+    const v = iterVar.args as string;
+    const stack = this.locals.get(v) ?? [];
+    stack.push([...(p ?? []), k === "map" ? "@keys" : "@items"]);
+    this.locals.set(v, stack);
+    const sub = args.slice(1).map((x) => this.cost(x));
+    stack.pop();
+    const [first = fixed(0), second = fixed(0)] = sub;
+    let init: Range;
+    let cond: Range;
+    let step: Range;
+    const result = fixed(1);
+    switch (name) {
+      case "all":
+        // @not_strictly_false(@result); @result && p
+        init = fixed(0);
+        cond = fixed(2);
+        step = { min: 1, max: sat(1 + first.max) };
+        break;
+      case "exists":
+        // @not_strictly_false(!@result); @result || p
+        init = fixed(0);
+        cond = fixed(3);
+        step = { min: 1, max: sat(1 + first.max) };
+        break;
+      case "exists_one":
+        // p ? @result + 1 : @result; result @result == 1
+        init = fixed(0);
+        cond = fixed(0);
+        step = add(first, union(fixed(2), fixed(1)));
+        return add(add(add(rangeCost, init), fixed(2)), mul(rangeCnt, add(step, cond)));
+      case "map":
+        // @result + [t], or p ? @result + [t] : @result. The result's size is the range's in
+        // later cel-go releases and unknown in earlier ones: using it is not exact.
+        this.unsure.add(node);
+        init = fixed(LIST_CREATE);
+        cond = fixed(0);
+        step =
+          args.length === 3
+            ? add(first, union(add(fixed(12), second), fixed(1)))
+            : add(fixed(12), first);
+        break;
+      case "filter":
+        // p ? @result + [x] : @result
+        this.unsure.add(node);
+        init = fixed(LIST_CREATE);
+        cond = fixed(0);
+        step = add(first, union(fixed(13), fixed(1)));
+        break;
+      default:
+        this.giveUp(`the ${name} macro`);
+        return fixed(0);
+    }
+    return add(add(add(rangeCost, init), result), mul(rangeCnt, add(step, cond)));
+  }
+}
+
+/**
+ * The estimated cost of a compiled expression (its cel-js AST after type checking) with `self`
+ * (and `oldSelf`) sized by `root`. `matchesName` is the name the RE2 `matches` is bound under.
+ */
+export function estimateAst(
+  ast: unknown,
+  root: SizeDecl | undefined,
+  matchesName: string,
+): CostEstimate {
+  if (!isNode(ast)) return { min: 0, max: 0, exact: false, inexact: "no AST" };
+  const e = new Estimator(root, matchesName);
+  const c = e.cost(ast);
+  return e.inexact === undefined
+    ? { ...c, exact: true }
+    : { ...c, exact: false, inexact: e.inexact };
+}

@@ -1,0 +1,454 @@
+// The static cost kube-apiserver 1.32 estimates for CRD rules, and the limits it refuses CRDs
+// by. The golden numbers are upstream's: apiextensions-apiserver
+// pkg/apiserver/schema/cel/compilation_test.go TestCostEstimation (each case is checked with
+// its schema unbounded, then with maxItems/maxProperties/maxLength set).
+import { describe, expect, it } from "vitest";
+import {
+  costErrorMessage,
+  crdRuleCostErrors,
+  expressionCost,
+  maxCardinality,
+  sizeDecl,
+} from "../src/cel/index.js";
+import type { JSONSchemaProps } from "../src/schema/types.js";
+
+type Gen = (max?: number) => JSONSchemaProps;
+
+/** kube's parseRuleType: a test type name as a schema. */
+function typed(t: string): JSONSchemaProps {
+  if (t === "duration" || t === "date" || t === "date-time") return { type: "string", format: t };
+  if (t === "int-or-string") return { "x-kubernetes-int-or-string": true };
+  return { type: t };
+}
+const withRule = (s: JSONSchemaProps, rule: string): JSONSchemaProps => ({
+  ...s,
+  "x-kubernetes-validations": [{ rule }],
+});
+const opt = (k: string, v: number | undefined) => (v === undefined ? {} : { [k]: v });
+const objectWithRequired = (): JSONSchemaProps => ({
+  type: "object",
+  properties: { required: { type: "string" }, optional: { type: "string" } },
+  required: ["required"],
+});
+
+const arrayWith =
+  (t: string, rule: string): Gen =>
+  (max) =>
+    withRule({ type: "array", items: typed(t), ...opt("maxItems", max) }, rule);
+const arrayOfArrays =
+  (t: string, rule: string): Gen =>
+  (max) =>
+    withRule(
+      { type: "array", items: { type: "array", items: { type: t } }, ...opt("maxItems", max) },
+      rule,
+    );
+const objectArray =
+  (rule: string): Gen =>
+  (max) =>
+    withRule({ type: "array", items: objectWithRequired(), ...opt("maxItems", max) }, rule);
+const mapArray =
+  (t: string, rule: string): Gen =>
+  (max) =>
+    withRule(
+      {
+        type: "array",
+        items: { type: "object", additionalProperties: { type: t } },
+        ...opt("maxItems", max),
+      },
+      rule,
+    );
+const mapWith =
+  (t: string, rule: string): Gen =>
+  (max) =>
+    withRule(
+      { type: "object", additionalProperties: typed(t), ...opt("maxProperties", max) },
+      rule,
+    );
+const mapOf =
+  (item: JSONSchemaProps, rule: string): Gen =>
+  (max) =>
+    withRule({ type: "object", additionalProperties: item, ...opt("maxProperties", max) }, rule);
+const stringWith =
+  (rule: string): Gen =>
+  (max) =>
+    withRule({ type: "string", ...opt("maxLength", max) }, rule);
+const bytesWith =
+  (rule: string): Gen =>
+  (max) =>
+    withRule({ type: "string", format: "byte", ...opt("maxLength", max) }, rule);
+const nestedSpec =
+  (rule: string): Gen =>
+  (max) =>
+    withRule(
+      {
+        type: "object",
+        additionalProperties: { type: "string", ...opt("maxLength", max) },
+        ...opt("maxProperties", max),
+      },
+      rule,
+    );
+const nestedRoot =
+  (rule: string, all: boolean): Gen =>
+  (max) =>
+    withRule(
+      {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: {
+            ...objectWithRequired(),
+            ...(all ? opt("maxProperties", max) : {}),
+          },
+          ...opt("maxProperties", max),
+        },
+        ...(all ? opt("maxItems", max) : {}),
+      },
+      rule,
+    );
+const boundedString = (max?: number): JSONSchemaProps => ({
+  type: "string",
+  ...opt("maxLength", max),
+});
+
+/** The rule's MaxCost as kube's schemaChecker computes it (the node is not a resource root). */
+function maxCost(s: JSONSchemaProps): number {
+  const rule = s["x-kubernetes-validations"]?.[0]?.rule as string;
+  const est = expressionCost(rule, s, false, false);
+  if (!est) throw new Error(`${rule} does not compile`);
+  expect(est.inexact).toBeUndefined();
+  return est.max;
+}
+
+const COST_LIMIT = 1_000_000; // celconfig.PerCallLimit, what "exceeds limit" cases are held to
+
+// [name, generator, unbounded cost (or ">limit"), max elements, bounded cost]
+const cases: [string, Gen, number | ">limit", number, number][] = [
+  ["number array with all", arrayWith("number", "self.all(x, true)"), 4718591, 10, 32],
+  ["string array with all", arrayWith("string", "self.all(x, true)"), 3145727, 20, 62],
+  ["boolean array with all", arrayWith("boolean", "self.all(x, true)"), 1887437, 5, 17],
+  [
+    "array of number arrays with all",
+    arrayOfArrays("number", "self.all(x, true)"),
+    3145727,
+    100,
+    302,
+  ],
+  ["array of objects with all", objectArray("self.all(x, true)"), 555128, 50, 152],
+  ["map of numbers with all", mapWith("number", "self.all(x, true)"), 1348169, 10, 32],
+  ["map of strings with all", mapWith("string", "self.all(x, true)"), 1179647, 3, 11],
+  ["map of booleans with all", mapWith("boolean", "self.all(x, true)"), 943718, 100, 302],
+  ["string with contains", stringWith("self.contains('test')"), 314574, 10, 5],
+  ["string with startsWith", stringWith("self.startsWith('test')"), 2, 15, 2],
+  ["string with endsWith", stringWith("self.endsWith('test')"), 2, 30, 2],
+  ["concat string", stringWith(`size(self + "hello") > size("hello")`), 314578, 4, 7],
+  ["index of array with numbers", arrayWith("number", "self[1] == 0.0"), 2, 5000, 2],
+  ["index of array with strings", arrayWith("string", "self[1] == self[1]"), 314577, 8, 314577],
+  [
+    "O(n^2) loop with numbers",
+    arrayWith("number", "self.all(x, self.all(y, true))"),
+    ">limit",
+    10,
+    352,
+  ],
+  [
+    "O(n^3) loop with numbers",
+    arrayWith("number", "self.all(x, self.all(y, self.all(z, true)))"),
+    ">limit",
+    10,
+    3552,
+  ],
+  ["regex matches simple", stringWith(`self.matches("x")`), 314574, 50, 22],
+  ["regex matches empty string", stringWith(`"".matches("(((((((((())))))))))[0-9]")`), 7, 10, 7],
+  ["regex matches empty regex", stringWith(`self.matches("")`), 1, 100, 1],
+  [
+    "map of strings with value length",
+    nestedSpec("self.all(x, x.contains(self[x]))"),
+    2752507,
+    10,
+    72,
+  ],
+  ["set array maxLength to zero", arrayWith("number", "self[3] == 0.0"), 2, 0, 2],
+  ["set map maxLength to zero", mapWith("number", `self["x"] == 0.0`), 2, 0, 2],
+  ["set string maxLength to zero", stringWith(`self == "x"`), 2, 0, 1],
+  ["set bytes maxLength to zero", bytesWith(`self == b"x"`), 2, 0, 1],
+  [
+    "set maxLength greater than estimated maxLength",
+    arrayWith("number", "self.all(x, x == 0.0)"),
+    6291454,
+    3 * 1024 * 2048,
+    25165826,
+  ],
+  [
+    "nested types with root rule with all supporting maxLength",
+    nestedRoot(`self.all(x, x["y"].required == "z")`, true),
+    7340027,
+    10,
+    72,
+  ],
+  [
+    "nested types with root rule with one supporting maxLength",
+    nestedRoot(`self.all(x, x["y"].required == "z")`, false),
+    7340027,
+    10,
+    7340027,
+  ],
+  [
+    "int-or-string array with all",
+    arrayWith("int-or-string", "self.all(x, true)"),
+    4718591,
+    10,
+    32,
+  ],
+  ["index of array with int-or-strings", arrayWith("int-or-string", "self[0] == 5"), 3, 10, 3],
+  ["index of array with booleans", arrayWith("boolean", "self[0] == false"), 2, 25, 2],
+  ["index of array of objects", objectArray("self[0] == null"), 2, 422, 2],
+  ["index of array of array of numnbers", arrayOfArrays("number", "self[0][0] == -1.0"), 3, 51, 3],
+  [
+    "array of number maps with all",
+    mapArray("number", `self.all(x, x.y == 25.2)`),
+    6291452,
+    12,
+    74,
+  ],
+  ["index of array of number maps", mapArray("number", `self[0].x > 2.0`), 4, 3000, 4],
+  ["duration array with all", arrayWith("duration", "self.all(x, true)"), 2359295, 5, 17],
+  ["index of duration array", arrayWith("duration", "self[0].getHours() == 2"), 4, 525, 4],
+  ["date array with all", arrayWith("date", "self.all(x, true)"), 725936, 15, 47],
+  ["index of date array", arrayWith("date", "self[2].getDayOfMonth() == 13"), 4, 42, 4],
+  ["date-time array with all", arrayWith("date-time", "self.all(x, true)"), 428963, 25, 77],
+  ["index of date-time array", arrayWith("date-time", "self[2].getMinutes() == 45"), 4, 99, 4],
+  [
+    "map of int-or-strings with all",
+    mapWith("int-or-string", "self.all(x, true)"),
+    1348169,
+    15,
+    47,
+  ],
+  ["map of objects with all", mapOf(objectWithRequired(), "self.all(x, true)"), 428963, 20, 62],
+  [
+    "map of number maps with all",
+    mapOf({ type: "object", additionalProperties: { type: "number" } }, "self.all(x, true)"),
+    1179647,
+    10,
+    32,
+  ],
+  [
+    "map of number arrays with all",
+    mapOf({ type: "array", items: { type: "number" } }, "self.all(x, true)"),
+    1179647,
+    25,
+    77,
+  ],
+  ["map of durations with all", mapWith("duration", "self.all(x, true)"), 1048577, 5, 17],
+  ["map of dates with all", mapWith("date", "self.all(x, true)"), 524288, 10, 32],
+  ["map of date-times with all", mapWith("date-time", "self.all(x, true)"), 349526, 25, 77],
+  ["extended library regex find", stringWith("self.find('[0-9]+') == ''"), 629147, 10, 11],
+  [
+    "extended library join",
+    (max) =>
+      withRule(
+        { type: "array", items: boundedString(max), ...opt("maxItems", max) },
+        "self.join(' ') == 'aa bb'",
+      ),
+    329853068905,
+    10,
+    43,
+  ],
+  [
+    "extended library isSorted",
+    (max) =>
+      withRule(
+        { type: "array", items: boundedString(max), ...opt("maxItems", max) },
+        "self.isSorted() == true",
+      ),
+    329854432052,
+    10,
+    52,
+  ],
+  [
+    "extended library replace",
+    (max) =>
+      withRule(
+        {
+          type: "object",
+          properties: {
+            str: boundedString(max),
+            before: { type: "string", maxLength: 2 },
+            after: { type: "string", maxLength: 4 },
+          },
+        },
+        "self.str.replace(self.before, self.after) == 'does not matter'",
+      ),
+    629154,
+    4,
+    12,
+  ],
+  [
+    "extended library split",
+    (max) =>
+      withRule(
+        { type: "object", properties: { str: boundedString(max), separator: boundedString(max) } },
+        "self.str.split(self.separator) == []",
+      ),
+    629160,
+    10,
+    22,
+  ],
+  [
+    "extended library lowerAscii",
+    (max) => withRule(boundedString(max), "self.lowerAscii() == 'lower!'"),
+    314575,
+    10,
+    6,
+  ],
+  ["check cost of size call", mapWith("integer", "oldSelf.size() == self.size()"), 5, 10, 5],
+  ["check cost of timestamp comparison", mapWith("date-time", `self["a"] == self["b"]`), 8, 7, 8],
+  ["check cost of duration comparison", mapWith("duration", `self["c"] == self["d"]`), 8, 42, 8],
+];
+
+describe("estimated rule cost (upstream TestCostEstimation)", () => {
+  it.each(cases)("%s", (_name, gen, unbounded, max, bounded) => {
+    const calc = maxCost(gen());
+    if (unbounded === ">limit") expect(calc).toBeGreaterThanOrEqual(COST_LIMIT);
+    else expect(calc).toBe(unbounded);
+    expect(maxCost(gen(max))).toBe(bounded);
+  });
+});
+
+describe("size estimates", () => {
+  it("derives unbounded sizes from the 3 MiB request limit, as kube does", () => {
+    // ["", "", ...]: 2 bytes per string and a comma.
+    expect(sizeDecl({ type: "array", items: { type: "string" } }, false)?.maxElements).toBe(
+      1048575,
+    );
+    // {"k":0,...}: 6 bytes per entry besides the value.
+    expect(
+      sizeDecl({ type: "object", additionalProperties: { type: "integer" } }, false)?.maxElements,
+    ).toBe(449389);
+    // A plain string's maxLength counts 4 bytes per character; a byte string's does not.
+    expect(sizeDecl({ type: "string", maxLength: 10 }, false)?.maxElements).toBe(40);
+    expect(sizeDecl({ type: "string", format: "byte", maxLength: 10 }, false)?.maxElements).toBe(
+      10,
+    );
+    // Required properties without defaults count towards an object's smallest serialization.
+    expect(sizeDecl(objectWithRequired(), false)?.minSerializedSize).toBe(2 + 8 + 2 + 4);
+    expect(maxCardinality(16)).toBe(185042);
+  });
+});
+
+describe("cost error messages", () => {
+  it("formats the factor as kube does", () => {
+    const tail =
+      "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+    expect(costErrorMessage("estimated rule cost", 12_000_000, 10_000_000)).toBe(
+      `estimated rule cost exceeds budget by factor of 1.200000x ${tail}`,
+    );
+    expect(costErrorMessage("estimated rule cost", 25_000_000, 10_000_000)).toBe(
+      `estimated rule cost exceeds budget by factor of 2.5x ${tail}`,
+    );
+    // Go rounds the exact binary value half to even: 2.25 prints as 2.2.
+    expect(costErrorMessage("estimated rule cost", 22_500_000, 10_000_000)).toContain(
+      "factor of 2.2x",
+    );
+    expect(costErrorMessage("estimated rule cost", 1_000_000_001, 10_000_000)).toContain(
+      "factor of more than 100x",
+    );
+  });
+});
+
+describe("CRD cost limits", () => {
+  const tagsSchema = (tags: JSONSchemaProps): JSONSchemaProps => ({
+    type: "object",
+    properties: { spec: { type: "object", properties: { tags } } },
+  });
+  const rule = "self.all(x, x.matches('^[a-z]+$'))";
+  const P = "spec.versions[0].schema.openAPIV3Schema";
+
+  it("refuses a rule over an unbounded list of unbounded strings, with the total", () => {
+    const errs = crdRuleCostErrors(
+      tagsSchema(withRule({ type: "array", items: { type: "string" } }, rule)),
+      P,
+    );
+    const at = `${P}.properties[spec].properties[tags].x-kubernetes-validations[0].rule`;
+    expect(errs.map((e) => [e.field, e.detail])).toEqual([
+      [
+        at,
+        "estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+      ],
+      [
+        at,
+        "contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema",
+      ],
+      [
+        P,
+        "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+      ],
+    ]);
+  });
+
+  it("accepts it once the list and its strings are bounded", () => {
+    const bounded = withRule(
+      { type: "array", maxItems: 10, items: { type: "string", maxLength: 64 } },
+      rule,
+    );
+    expect(crdRuleCostErrors(tagsSchema(bounded), P)).toEqual([]);
+  });
+
+  it("multiplies a rule under an unbounded list by what fits in a request", () => {
+    // Each item's rule costs 1 + 629146 (matches over an unbounded string), and the items
+    // could repeat 1048576 times (3 MiB / 3 bytes): way over.
+    const items = withRule({ type: "string" }, "self.matches('^[a-z]+$')");
+    const errs = crdRuleCostErrors(tagsSchema({ type: "array", items }), P);
+    expect(errs[0]?.field).toBe(
+      `${P}.properties[spec].properties[tags].items.x-kubernetes-validations[0].rule`,
+    );
+    // With maxItems the cardinality is the product of the bounds above the rule.
+    const bounded = withRule({ type: "string", maxLength: 10 }, "self.matches('^[a-z]+$')");
+    expect(
+      crdRuleCostErrors(tagsSchema({ type: "array", maxItems: 5, items: bounded }), P),
+    ).toEqual([]);
+  });
+
+  it("reports the factor of a rule just over the limit", () => {
+    // A string of up to 2,500,000 characters (10,000,000 bytes as kube counts them) compared
+    // with contains() to one of 40 bytes: ceil(1,000,000) x 1 ... exactly as estimated.
+    const s: JSONSchemaProps = {
+      type: "object",
+      properties: {
+        a: { type: "string", maxLength: 2_500_000 },
+        b: { type: "string", maxLength: 30 },
+      },
+      "x-kubernetes-validations": [{ rule: "self.a.contains(self.b)" }],
+    };
+    const est = expressionCost("self.a.contains(self.b)", s, true, false);
+    // (10,000,000 x 0.1) x ceil(120 x 0.1) + self.a 2 + self.b 2
+    expect(est?.max).toBe(1_000_000 * 12 + 4);
+    const errs = crdRuleCostErrors(s, P);
+    expect(errs[0]).toMatchObject({
+      field: `${P}.x-kubernetes-validations[0].rule`,
+      detail: expect.stringContaining("estimated rule cost exceeds budget by factor of 1.200000x"),
+    });
+  });
+
+  it("does not check the cost of each expression of an unchanged schema on update", () => {
+    const items = withRule({ type: "string", maxLength: 1000 }, "self.matches('^[a-z]+$')");
+    const schema = tagsSchema({ type: "array", items });
+    expect(crdRuleCostErrors(schema, P).length).toBeGreaterThan(0);
+    expect(
+      crdRuleCostErrors(schema, P, { suppressPerExpression: true }).some((e) =>
+        e.detail.startsWith("estimated rule cost"),
+      ),
+    ).toBe(false);
+  });
+
+  it("makes no decision on expressions it cannot estimate exactly", () => {
+    const s: JSONSchemaProps = {
+      type: "object",
+      properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+      "x-kubernetes-validations": [{ rule: "self.spec.all(x, x.matches('^[a-z]+$'))" }],
+    };
+    const est = expressionCost("self.spec.all(x, x.matches('^[a-z]+$'))", s, true, false);
+    expect(est?.exact).toBe(false);
+    expect(crdRuleCostErrors(s, P)).toEqual([]);
+  });
+});
