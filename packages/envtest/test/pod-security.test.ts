@@ -84,3 +84,178 @@ describe("Pod Security admission", () => {
     );
   });
 });
+
+function namespace(name: string, labels: Record<string, string>) {
+  return api(env, "POST", "/api/v1/namespaces", { metadata: { name, labels } });
+}
+
+const tunedPod = (ns: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: tuned
+  namespace: ${ns}
+spec:
+  securityContext:
+    sysctls:
+    - name: kernel.msgmax
+      value: "65536"
+    - name: net.ipv4.tcp_rmem
+      value: "4096 87380 6291456"
+  containers:
+  - name: app
+    image: nginx
+`;
+
+describe("Pod Security checks and policy versions", () => {
+  it("refuses unsafe sysctls at baseline, with the safe list of the namespace's policy version", async () => {
+    await namespace("base", { "pod-security.kubernetes.io/enforce": "baseline" });
+    const latest = await kubectl(env, ["apply", "-f", "-"], tunedPod("base"));
+    expect(latest.code).toBe(1);
+    expect(latest.stderr.trim()).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": pods "tuned" is forbidden: violates PodSecurity "baseline:latest": forbidden sysctls (kernel.msgmax)',
+    );
+    // net.ipv4.tcp_rmem joined the safe sysctls in policy version 1.32.
+    await namespace("pinned", {
+      "pod-security.kubernetes.io/enforce": "baseline",
+      "pod-security.kubernetes.io/enforce-version": "v1.31",
+    });
+    const pinned = await kubectl(env, ["apply", "-f", "-"], tunedPod("pinned"));
+    expect(pinned.stderr.trim()).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": pods "tuned" is forbidden: violates PodSecurity "baseline:v1.31": forbidden sysctls (kernel.msgmax, net.ipv4.tcp_rmem)',
+    );
+    // A version past the newest policy evaluates as latest and is named as requested.
+    await namespace("future", {
+      "pod-security.kubernetes.io/enforce": "baseline",
+      "pod-security.kubernetes.io/enforce-version": "v1.40",
+    });
+    const future = await kubectl(env, ["apply", "-f", "-"], tunedPod("future"));
+    expect(future.stderr.trim()).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": pods "tuned" is forbidden: violates PodSecurity "baseline:v1.40": forbidden sysctls (kernel.msgmax)',
+    );
+  });
+
+  it("warns at the warn level and version", async () => {
+    await namespace("warned", {
+      "pod-security.kubernetes.io/warn": "baseline",
+      "pod-security.kubernetes.io/warn-version": "v1.26",
+    });
+    const r = await api(env, "POST", "/api/v1/namespaces/warned/pods", {
+      metadata: { name: "ports" },
+      spec: {
+        securityContext: {
+          sysctls: [{ name: "net.ipv4.ip_local_reserved_ports", value: "30000" }],
+        },
+        containers: [{ name: "app", image: "nginx" }],
+      },
+    });
+    expect(r.status).toBe(201);
+    expect(r.headers.warning).toBe(
+      '299 - "would violate PodSecurity \\"baseline:v1.26\\": forbidden sysctls (net.ipv4.ip_local_reserved_ports)"',
+    );
+  });
+
+  it("checks AppArmor, SELinux, /proc mount and Windows host process at baseline", async () => {
+    const r = await api(env, "POST", "/api/v1/namespaces/base/pods", {
+      metadata: {
+        name: "confined",
+        annotations: { "container.apparmor.security.beta.kubernetes.io/app": "unconfined" },
+      },
+      spec: {
+        securityContext: {
+          appArmorProfile: { type: "Unconfined" },
+          seLinuxOptions: { type: "spc_t" },
+        },
+        containers: [
+          {
+            name: "app",
+            image: "nginx",
+            securityContext: {
+              procMount: "Unmasked",
+              seLinuxOptions: { user: "system_u" },
+              windowsOptions: { hostProcess: true },
+            },
+          },
+        ],
+      },
+    });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe(
+      'pods "confined" is forbidden: violates PodSecurity "baseline:latest": forbidden AppArmor profiles (pod and annotation must not set AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/app="unconfined""), procMount (container "app" must not set securityContext.procMount to "Unmasked"), seLinuxOptions (pod and container "app" set forbidden securityContext.seLinuxOptions: type "spc_t"; user may not be set), hostProcess (container "app" must not set securityContext.windowsOptions.hostProcess=true)',
+    );
+  });
+});
+
+describe("Pod Security namespace labels", () => {
+  it("refuses labels that do not parse, as kube-apiserver validates them", async () => {
+    await namespace("open", {});
+    const level = await kubectl(env, [
+      "label",
+      "namespace",
+      "open",
+      "pod-security.kubernetes.io/enforce=strict",
+    ]);
+    expect(level.code).toBe(1);
+    expect(level.stderr.trim()).toBe(
+      'The Namespace "open" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted',
+    );
+    const created = await api(env, "POST", "/api/v1/namespaces", {
+      metadata: {
+        name: "typo",
+        labels: { "pod-security.kubernetes.io/warn-version": "1.25" },
+      },
+    });
+    expect(created.status).toBe(422);
+    expect(created.body.message).toBe(
+      'Namespace "typo" is invalid: metadata.labels[pod-security.kubernetes.io/warn-version]: Invalid value: "1.25": must be "latest" or "v1.x"',
+    );
+  });
+
+  it("warns about the existing pods a tighter enforce level would refuse, and checks their updates", async () => {
+    const plain = (name: string, extra: Record<string, unknown> = {}) =>
+      api(env, "POST", "/api/v1/namespaces/open/pods", {
+        metadata: { name },
+        spec: { ...extra, containers: [{ name: "app", image: "nginx" }] },
+      });
+    expect((await plain("b")).status).toBe(201);
+    expect((await plain("a")).status).toBe(201);
+    expect((await plain("host", { hostNetwork: true })).status).toBe(201);
+    expect(
+      (
+        await api(env, "POST", "/api/v1/namespaces/open/pods", {
+          metadata: { name: "hardened" },
+          spec: { containers: [restrictedContainer] },
+        })
+      ).status,
+    ).toBe(201);
+    const label = ["label", "namespace", "open", "pod-security.kubernetes.io/enforce=restricted"];
+    const warnings = [
+      'Warning: existing pods in namespace "open" violate the new PodSecurity enforce level "restricted:latest"',
+      "Warning: a (and 1 other pod): allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile",
+      "Warning: host: host namespaces, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile",
+    ];
+    // The documented way to preview a level: a server-side dry run.
+    const preview = await kubectl(env, [...label, "--dry-run=server"]);
+    expect(preview.stderr.trim().split("\n")).toEqual(warnings);
+    expect(preview.stdout).toBe("namespace/open labeled (server dry run)");
+    const applied = await kubectl(env, label);
+    expect(applied.stderr.trim().split("\n")).toEqual(warnings);
+    expect(applied.stdout).toBe("namespace/open labeled");
+    // Relaxing, or re-applying the same level, checks nothing.
+    const same = await kubectl(env, [...label, "--overwrite"]);
+    expect(same.stderr).toBe("");
+
+    // Existing pods stay; an update that changes what the checks see is checked.
+    const relabel = await api(
+      env,
+      "PATCH",
+      "/api/v1/namespaces/open/pods/a",
+      { metadata: { labels: { tier: "web" } } },
+      { contentType: "application/merge-patch+json" },
+    );
+    expect(relabel.status).toBe(200);
+    const image = await kubectl(env, ["set", "image", "pod/a", "app=nginx:1.27", "-n", "open"]);
+    expect(image.stderr.trim()).toBe(
+      'error: failed to patch image update to pod template: pods "a" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+    );
+  });
+});
