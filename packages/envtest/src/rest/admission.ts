@@ -32,6 +32,11 @@ import type { Steps } from "./write-steps.js";
 export interface AdmissionHook {
   /** Called before storing a create or update; throws to reject, may mutate `obj`. */
   admit?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
+  /**
+   * A validating admission plugin: called after the object passed validation, before the
+   * validating webhooks; throws to reject, must not mutate `obj`.
+   */
+  validate?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
 }
 
 export function meta(o: KubeObject): ObjectMeta {
@@ -241,6 +246,7 @@ export function* admit(
       fieldErrors,
     );
   }
+  for (const hook of hooks) hook.validate?.(scope, obj, old);
   // Validating webhooks see a copy: they cannot change what is stored.
   yield {
     step: "validate",
