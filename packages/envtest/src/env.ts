@@ -24,6 +24,7 @@ import { installFeatures } from "./features.js";
 import { forbidden } from "./http/filters/authorization.js";
 import { applyObjects, crdsEstablished, isEstablished } from "./install.js";
 import { kubeConfigOf, writeKubeconfig } from "./kubeconfig.js";
+import type { PodSecurityOptions } from "./rest/pod-security.js";
 import { ApiServer } from "./server.js";
 import {
   bindServiceAccount,
@@ -49,6 +50,12 @@ export interface TestEnvOptions {
   maxRequestsInFlight?: number;
   /** kube-apiserver's `--max-mutating-requests-inflight` (default 200). */
   maxMutatingRequestsInFlight?: number;
+  /**
+   * kube-apiserver's PodSecurity admission configuration: the policy of namespaces without
+   * `pod-security.kubernetes.io/*` labels (default privileged) and the usernames, runtime
+   * classes and namespaces exempt from it.
+   */
+  podSecurity?: PodSecurityOptions;
   /**
    * Webhooks served by the test process (controller-runtime's WebhookInstallOptions): a CA and
    * serving certificate are minted into `env.webhook.certDir`, and the configurations under
@@ -119,6 +126,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     ...(options.maxMutatingRequestsInFlight !== undefined
       ? { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }
       : {}),
+    ...(options.podSecurity !== undefined ? { podSecurity: options.podSecurity } : {}),
   });
   installFeatures(server, {
     gc: options.gc ?? true,

@@ -28,7 +28,7 @@ import { evictPod } from "./rest/eviction.js";
 import { LimitRanger } from "./rest/limit-ranger.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
-import { PodSecurityAdmission } from "./rest/pod-security.js";
+import { PodSecurityAdmission, type PodSecurityOptions } from "./rest/pod-security.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
@@ -42,6 +42,8 @@ export interface ApiServerOptions {
   /** `--max-requests-inflight` (400) and `--max-mutating-requests-inflight` (200). */
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
+  /** The PodSecurity admission configuration: default policy and exemptions. */
+  podSecurity?: PodSecurityOptions;
 }
 
 /** A controller that runs inside the server (GC, namespace lifecycle, simulation). */
@@ -84,7 +86,7 @@ export class ApiServer {
       new NodePortAllocator(this.store),
       new ServiceAccountAdmission(this.store),
       new LimitRanger(this.store),
-      new PodSecurityAdmission(this.store),
+      new PodSecurityAdmission(this.store, options.podSecurity),
     );
     this.rest.driver = new WebhookAdmission(this.store, new WebhookSource(this.store));
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
