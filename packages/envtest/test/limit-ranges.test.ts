@@ -331,6 +331,13 @@ describe("LimitRange validation", () => {
     expect(twice.body.message).toBe(
       `LimitRange "twice" is invalid: [spec.limits[0].default: Forbidden: may not be specified when \`type\` is 'Pod', spec.limits[1].type: Duplicate value: "Pod", spec.limits[2].limits: Required value: either minimum or maximum storage value is required, but neither was provided, spec.limits[3].type: Invalid value: "Node": must be a standard limit type or fully qualified]`,
     );
+    const names = await create("names", [
+      // A Pod item: a Container item would default (and so report) them again.
+      { type: "Pod", max: { pods: "1", foo: "1", "example.com/dongle": "1" } },
+    ]);
+    expect(names.body.message).toBe(
+      'LimitRange "names" is invalid: [spec.limits[0].max[pods]: Invalid value: "pods": must be a standard resource for containers, spec.limits[0].max[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, spec.limits[0].max[foo]: Invalid value: "foo": must be a standard resource for containers]',
+    );
     const gpu = await create("gpu", [
       {
         type: "Container",

@@ -6,6 +6,7 @@
  * min ≤ defaultRequest ≤ default ≤ max, a ratio of at least 1 and at most max/min, and equal
  * default and defaultRequest for resources that cannot be overcommitted.
  */
+import { isQualifiedName } from "@opgen/apimachinery/names";
 import { type FieldError, field } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject } from "../../api/types.js";
 import {
@@ -20,6 +21,61 @@ import {
 import type { ResourceStrategy } from "../strategy.js";
 
 const STANDARD_TYPES = new Set(["Pod", "Container", "PersistentVolumeClaim"]);
+/** helper's standardResources (what a quota or a LimitRange may name without a domain). */
+const STANDARD_RESOURCES = new Set([
+  "cpu",
+  "memory",
+  "ephemeral-storage",
+  "requests.cpu",
+  "requests.memory",
+  "requests.ephemeral-storage",
+  "limits.cpu",
+  "limits.memory",
+  "limits.ephemeral-storage",
+  "pods",
+  "resourcequotas",
+  "services",
+  "replicationcontrollers",
+  "secrets",
+  "configmaps",
+  "persistentvolumeclaims",
+  "storage",
+  "requests.storage",
+  "services.nodeports",
+  "services.loadbalancers",
+]);
+const CONTAINER_RESOURCES = new Set(["cpu", "memory", "ephemeral-storage"]);
+
+const isNative = (name: string) => !name.includes("/") || name.includes("kubernetes.io/");
+
+/** ValidateResourceName: a qualified name, standard unless it has a domain. */
+function resourceNameErrors(name: string, path: string): FieldError[] {
+  const errs = isQualifiedName(name).map((msg) => field.invalid(path, name, msg));
+  if (errs.length) return errs;
+  const standard =
+    STANDARD_RESOURCES.has(name) ||
+    name.startsWith("hugepages-") ||
+    name.startsWith("requests.hugepages-");
+  if (!name.includes("/") && !standard)
+    return [field.invalid(path, name, "must be a standard resource type or fully qualified")];
+  return [];
+}
+
+/** validateLimitRangeResourceName: Pod and Container items name container resources. */
+function limitResourceNameErrors(type: unknown, name: string, path: string): FieldError[] {
+  const errs = resourceNameErrors(name, path);
+  if (type !== "Pod" && type !== "Container") return errs;
+  if (!name.includes("/")) {
+    if (!CONTAINER_RESOURCES.has(name) && !name.startsWith("hugepages-"))
+      errs.push(field.invalid(path, name, "must be a standard resource for containers"));
+  } else if (
+    !isNative(name) &&
+    (name.startsWith("requests.") || isQualifiedName(`requests.${name}`).length > 0)
+  ) {
+    errs.push(field.invalid(path, name, "doesn't follow extended resource name standard"));
+  }
+  return errs;
+}
 
 /** helper.IsOvercommitAllowed: native resources other than hugepages, which are not extended. */
 function overcommitAllowed(name: string): boolean {
@@ -39,10 +95,14 @@ function quantities(v: unknown): Map<string, GoQuantity> {
 function validateItem(item: JsonObject, path: string, seen: Set<unknown>): FieldError[] {
   const errs: FieldError[] = [];
   const type = item.type;
-  if (typeof type === "string" && !type.includes("/") && !STANDARD_TYPES.has(type))
-    errs.push(
-      field.invalid(`${path}.type`, type, "must be a standard limit type or fully qualified"),
-    );
+  if (typeof type === "string") {
+    const invalid = isQualifiedName(type).map((msg) => field.invalid(`${path}.type`, type, msg));
+    errs.push(...invalid);
+    if (!invalid.length && !type.includes("/") && !STANDARD_TYPES.has(type))
+      errs.push(
+        field.invalid(`${path}.type`, type, "must be a standard limit type or fully qualified"),
+      );
+  }
   if (seen.has(type)) errs.push(field.duplicate(`${path}.type`, type));
   seen.add(type);
 
@@ -52,6 +112,14 @@ function validateItem(item: JsonObject, path: string, seen: Set<unknown>): Field
   const defaultRequests =
     type === "Pod" ? new Map<string, GoQuantity>() : quantities(item.defaultRequest);
   const ratios = quantities(item.maxLimitRequestRatio);
+  const names = (what: string) => {
+    const list = item[what];
+    for (const k of Object.keys(isObject(list) ? list : {}))
+      errs.push(...limitResourceNameErrors(type, k, `${path}.${what}[${k}]`));
+  };
+  // In kube's order: max, min, default and defaultRequest, the storage bound, the ratios.
+  names("max");
+  names("min");
   if (type === "Pod") {
     if (isObject(item.default) && Object.keys(item.default).length)
       errs.push(field.forbidden(`${path}.default`, "may not be specified when `type` is 'Pod'"));
@@ -59,6 +127,9 @@ function validateItem(item: JsonObject, path: string, seen: Set<unknown>): Field
       errs.push(
         field.forbidden(`${path}.defaultRequest`, "may not be specified when `type` is 'Pod'"),
       );
+  } else {
+    names("default");
+    names("defaultRequest");
   }
   if (type === "PersistentVolumeClaim" && !min.has("storage") && !max.has("storage"))
     errs.push(
@@ -67,6 +138,7 @@ function validateItem(item: JsonObject, path: string, seen: Set<unknown>): Field
         "either minimum or maximum storage value is required, but neither was provided",
       ),
     );
+  names("maxLimitRequestRatio");
 
   const keys = new Set([
     ...max.keys(),
