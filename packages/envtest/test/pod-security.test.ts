@@ -60,6 +60,17 @@ describe("Pod Security admission", () => {
     );
   });
 
+  it("runs after validation, as a validating admission plugin", async () => {
+    const r = await api(env, "POST", "/api/v1/namespaces/locked/pods", {
+      metadata: { name: "imageless" },
+      spec: { containers: [{ name: "app" }] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'Pod "imageless" is invalid: spec.containers[0].image: Required value',
+    );
+  });
+
   it("warns for workloads whose pods would be refused, and at the warn level", async () => {
     const d = await kubectl(env, ["create", "deployment", "web", "--image=nginx", "-n", "locked"]);
     expect(d.stdout).toBe("deployment.apps/web created");

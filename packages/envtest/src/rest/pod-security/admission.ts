@@ -134,7 +134,8 @@ export class PodSecurityAdmission implements AdmissionHook {
     };
   }
 
-  admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
+  /** A validating plugin, as in kube: it sees the pod after mutating webhooks and validation. */
+  validate(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
     if (!RESOURCES.has(scope.info.resource)) return;
     const key = `${scope.info.group}/${scope.info.resource}`;
     if (key === "/namespaces") this.admitNamespace(scope, obj, old);
