@@ -124,3 +124,87 @@ describe("transition rules", () => {
     expect(unset.body.details.causes[0].message).toContain("optionalString");
   });
 });
+
+describe("estimated rule cost at CRD creation", () => {
+  const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  const rule = "self.all(x, x.matches('^[a-z]+$'))";
+  const crd = (tags: object, resourceVersion?: string) => ({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "taggeds.cost.example.com", ...(resourceVersion ? { resourceVersion } : {}) },
+    spec: {
+      group: "cost.example.com",
+      scope: "Namespaced",
+      names: { plural: "taggeds", kind: "Tagged" },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                spec: {
+                  type: "object",
+                  properties: {
+                    tags: { type: "array", ...tags, "x-kubernetes-validations": [{ rule }] },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  });
+  const at =
+    "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule";
+  const hint =
+    "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+  const refused = [
+    {
+      reason: "FieldValueForbidden",
+      field: at,
+      message: `Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${hint}`,
+    },
+    {
+      reason: "FieldValueForbidden",
+      field: at,
+      message:
+        "Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema",
+    },
+    {
+      reason: "FieldValueForbidden",
+      field: "spec.versions[0].schema.openAPIV3Schema",
+      message: `Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${hint}`,
+    },
+  ];
+
+  it("refuses a rule over a list of strings without maxItems and maxLength, as kube does", async () => {
+    const r = await api(env, "POST", crds, crd({ items: { type: "string" } }));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes).toEqual(refused);
+  });
+
+  it("accepts it once the list and its strings are bounded, and refuses dropping the bounds", async () => {
+    const bounded = { maxItems: 10, items: { type: "string", maxLength: 64 } };
+    const created = await api(env, "POST", crds, crd(bounded));
+    expect(created.status, created.text).toBe(201);
+    // The CRD controller updates the status once it is established: update the latest.
+    let unbounded = await api(env, "GET", `${crds}/taggeds.cost.example.com`);
+    for (let i = 0; i < 20; i++) {
+      const rv = (await api(env, "GET", `${crds}/taggeds.cost.example.com`)).body.metadata
+        .resourceVersion;
+      unbounded = await api(
+        env,
+        "PUT",
+        `${crds}/taggeds.cost.example.com`,
+        crd({ items: { type: "string" } }, rv),
+      );
+      if (unbounded.status !== 409) break;
+    }
+    expect(unbounded.status).toBe(422);
+    expect(unbounded.body.details.causes).toEqual(refused);
+  });
+});

@@ -22,7 +22,7 @@ export const crdAdmission: AdmissionHook = {
     const crd = obj as Crd;
     defaultCrd(crd);
     defaultConversion(crd);
-    const errs = [...validateCrd(crd), ...validateConversion(crd)];
+    const errs = [...validateCrd(crd, old as Crd | undefined), ...validateConversion(crd)];
     if (old) {
       const o = old as Crd;
       if (o.spec?.group !== crd.spec?.group) {

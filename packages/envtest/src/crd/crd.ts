@@ -4,6 +4,7 @@
  * translation of an accepted CRD into the ResourceInfo the server routes to.
  */
 
+import { crdRuleCostErrors } from "@opgen/apimachinery/cel";
 import { isDNS1123Label, isDNS1123Subdomain } from "@opgen/apimachinery/names";
 import { prune, validateSchema } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
@@ -194,8 +195,12 @@ function schemaStructuralErrors(
     schemaStructuralErrors(s.items as Schema, `${path}.items`, errs, false, `${dataPath}[*]`);
 }
 
-/** ValidateCustomResourceDefinition: the checks a client hits in practice. */
-export function validateCrd(crd: Crd): FieldError[] {
+/**
+ * ValidateCustomResourceDefinition: the checks a client hits in practice. `old` is the stored
+ * CRD on update: a version whose schema did not change keeps rules over the per-expression
+ * cost limit (only the total is checked), as kube does across upgrades.
+ */
+export function validateCrd(crd: Crd, old?: Crd): FieldError[] {
   const errs: FieldError[] = [];
   const spec = crd.spec;
   if (!isObject(spec)) return [{ type: "FieldValueRequired", field: "spec", detail: "" }];
@@ -285,7 +290,19 @@ export function validateCrd(crd: Crd): FieldError[] {
         detail: "schemas are required",
       });
     } else {
+      const before = errs.length;
       schemaStructuralErrors(schema, `${p}.schema.openAPIV3Schema`, errs, true);
+      // Rule costs are estimated only over a valid schema whose rules compile.
+      if (errs.length === before) {
+        const unchanged = old?.spec?.versions?.some(
+          (o) => o.name === v.name && deepEqual(o.schema?.openAPIV3Schema, schema),
+        );
+        for (const e of crdRuleCostErrors(schema, `${p}.schema.openAPIV3Schema`, {
+          suppressPerExpression: unchanged === true,
+        })) {
+          errs.push({ type: "FieldValueForbidden", field: e.field, detail: e.detail });
+        }
+      }
     }
   });
   if (spec.preserveUnknownFields === true) {
