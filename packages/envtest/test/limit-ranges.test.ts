@@ -1,6 +1,8 @@
 /** LimitRanger admission and pod QoS classes, as kube-apiserver applies them to new pods. */
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../src/index.js";
+import { mintServingCertificate, startTestEnv, type TestEnv } from "../src/index.js";
 import { api, kubectl } from "./helpers.js";
 
 let env: TestEnv;
@@ -246,6 +248,86 @@ describe("LimitRanger for Pods", () => {
     expect(r.body.message).toBe(
       'pods "two-defaulted" is forbidden: maximum cpu usage per Pod is 3, but limit is 4',
     );
+  });
+});
+
+describe("LimitRanger after mutating webhooks", () => {
+  it("validates the pod as a mutating webhook left it", async () => {
+    // A webhook that raises the first container's cpu limit to 3, as a defaulting webhook could.
+    const tls = mintServingCertificate("127.0.0.1");
+    const server = createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString());
+        const patch = [
+          { op: "replace", path: "/spec/containers/0/resources/limits/cpu", value: "3" },
+        ];
+        res.setHeader("Content-Type", "application/json");
+        res.end(
+          JSON.stringify({
+            apiVersion: "admission.k8s.io/v1",
+            kind: "AdmissionReview",
+            response: {
+              uid: review.request.uid,
+              allowed: true,
+              patchType: "JSONPatch",
+              patch: Buffer.from(JSON.stringify(patch)).toString("base64"),
+            },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { pods: p } = await limitedNamespace("lr-webhook", [
+        { type: "Container", max: { cpu: "2" } },
+      ]);
+      const config = await api(
+        env,
+        "POST",
+        "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+        {
+          metadata: { name: "raise-cpu" },
+          webhooks: [
+            {
+              name: "raise-cpu.example.com",
+              admissionReviewVersions: ["v1"],
+              sideEffects: "None",
+              clientConfig: {
+                url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/mutate`,
+                caBundle: Buffer.from(tls.caPem).toString("base64"),
+              },
+              rules: [
+                {
+                  apiGroups: [""],
+                  apiVersions: ["v1"],
+                  operations: ["CREATE"],
+                  resources: ["pods"],
+                },
+              ],
+              namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "lr-webhook" } },
+            },
+          ],
+        },
+      );
+      expect(config.status, config.text).toBe(201);
+      const r = await api(env, "POST", p, {
+        metadata: { name: "raised" },
+        spec: { containers: [container("app", { limits: { cpu: "1" } })] },
+      });
+      expect(r.status, r.text).toBe(403);
+      expect(r.body.message).toBe(
+        'pods "raised" is forbidden: maximum cpu usage per Container is 2, but limit is 3',
+      );
+    } finally {
+      await api(
+        env,
+        "DELETE",
+        "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/raise-cpu",
+      );
+      server.close();
+    }
   });
 });
 
