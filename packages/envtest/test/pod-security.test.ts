@@ -36,7 +36,13 @@ describe("Pod Security admission", () => {
     );
     const ok = await api(env, "POST", "/api/v1/namespaces/locked/pods", {
       metadata: { name: "hardened" },
-      spec: { containers: [restrictedContainer] },
+      spec: {
+        containers: [restrictedContainer],
+        volumes: [
+          { name: "scratch", emptyDir: {} },
+          { name: "claim", persistentVolumeClaim: { claimName: "data" } },
+        ],
+      },
     });
     expect(ok.status).toBe(201);
     const host = await api(env, "POST", "/api/v1/namespaces/locked/pods", {
