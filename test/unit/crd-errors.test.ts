@@ -151,6 +151,21 @@ describe("values kube-apiserver would refuse", () => {
     ]);
   });
 
+  it("a CEL rule kube-apiserver refuses for its estimated cost, until its data is bounded", async () => {
+    const rule = "self.all(x, x.matches('^[a-z]+$'))";
+    const unbounded = kind(`  /** @validation XValidation rule="${rule}" */\n  tags?: string[];`);
+    const refused = [
+      `${F}:4:7: @validation XValidation: rule "${rule}" is refused by kube-apiserver for its cost at Thing v1 spec.tags: estimated rule cost exceeds budget by factor of more than 100x (bound the lists, maps and strings it reads with @validation MaxItems, MaxProperties and MaxLength, or simplify the rule)`,
+      `${F}:4:7: @validation XValidation: rule "${rule}" is part of an estimated cost total kube-apiserver refuses for Thing v1: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (bound the lists, maps and strings it reads with @validation MaxItems, MaxProperties and MaxLength, or simplify the rule)`,
+    ];
+    // Refused on every run: a failing schema is never remembered.
+    for (let run = 0; run < 2; run++) expect(await diagnose(unbounded)).toEqual(refused);
+    const bounded = kind(
+      `  /**\n   * @validation XValidation rule="${rule}"\n   * @validation MaxItems=10\n   * @validation items:MaxLength=64\n   */\n  tags?: string[];`,
+    );
+    expect(await diagnose(bounded)).toEqual([]);
+  });
+
   it("remembers only expressions that compiled: a failing one is reported on every run", async () => {
     const ok = kind("  /** @validation Pattern=`^[a-z]{2,3}$` */\n  code?: string;");
     expect(await diagnose(ok)).toEqual([]);

@@ -1,22 +1,28 @@
 /**
  * The expressions kube-apiserver compiles when a CRD is created, compiled here with the same
  * rules, after the walk: `@validation Pattern` with Go's RE2 syntax, and `XValidation` rules and
- * message expressions with the CEL library envtest uses. The engines are imported only when a
- * project has such markers, and expressions that compiled before are remembered in a small cache
- * (like the V8 code cache of compile-cache.ts, in the temporary folder, keyed by the engines'
- * versions; OPGEN_NO_COMPILE_CACHE=1 turns it off), so a run whose expressions all compiled
- * before does not load the engines at all (~40 ms). Failures are never cached.
+ * message expressions with the CEL library envtest uses. Once the schemas exist, the rules'
+ * estimated costs are held to kube's limits too (costProblems). The engines are imported only
+ * when a project has such markers, and expressions (and schemas) that passed before are
+ * remembered in a small cache (like the V8 code cache of compile-cache.ts, in the temporary
+ * folder, keyed by the engines' versions; OPGEN_NO_COMPILE_CACHE=1 turns it off), so a run whose
+ * expressions all passed before does not load the engines at all (~40 ms). Failures are never
+ * cached.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { ParsedMarker } from "../../markers/types.js";
 import { compileCacheDir } from "../../source/compile-cache.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 
-/** Bumped when the checks refuse more than before (2: Kubernetes CEL environment, type checks). */
-const CHECKS_REVISION = 2;
+/**
+ * Bumped when the checks refuse more than before (2: Kubernetes CEL environment, type checks;
+ * 3: estimated rule costs).
+ */
+const CHECKS_REVISION = 3;
 
 /** Where compiled-before expressions are remembered, or undefined when caching is off or impossible. */
 function cacheFile(): string | undefined {
@@ -152,5 +158,81 @@ async function compileAll(
       }
     }
   }
+  return out;
+}
+
+/** What a cost check needs of one kind version: its schema, and where to report the kind. */
+export interface CostCheckedVersion {
+  kind: string;
+  version: string;
+  schema: JSONSchemaProps;
+  pos: { file: string; line: number; column: number };
+}
+
+const hasRules = (s: unknown): boolean =>
+  JSON.stringify(s ?? null).includes('"x-kubernetes-validations"');
+
+/** `openAPIV3Schema.properties[spec].items.x-kubernetes-validations[0].rule` as `spec[*]`. */
+function dataPath(field: string): string {
+  const path = field
+    .replace(/^openAPIV3Schema/, "")
+    .replace(/\.x-kubernetes-validations\[\d+\]\.(rule|messageExpression)$/, "")
+    .replace(/\.properties\[([^\]]*)\]/g, ".$1")
+    .replace(/\.(items|additionalProperties)/g, "[*]")
+    .replace(/^\./, "");
+  return path === "" ? "the root" : path;
+}
+
+/**
+ * The rules kube-apiserver would refuse for their estimated cost (per rule and messageExpression,
+ * times how often they can run per request, and all of a CRD's together), reported at their
+ * `@validation XValidation` marker, or at the kind for rules other markers generate.
+ */
+export async function costProblems(
+  versions: readonly CostCheckedVersion[],
+  markers: readonly ParsedMarker[],
+): Promise<Diagnostic[]> {
+  const withRules = versions.filter((v) => hasRules(v.schema));
+  if (withRules.length === 0) return [];
+  const file = cacheFile();
+  const known = readCache(file);
+  const unknown = withRules.filter((v) => !known.has(keyOf("cost", JSON.stringify(v.schema))));
+  if (unknown.length === 0) return [];
+  const { crdRuleCostErrors } = await import("@opgen/apimachinery/cel");
+  const rules = markers.filter((m) => m.def.name.endsWith("XValidation"));
+  const out: Diagnostic[] = [];
+  for (const v of unknown) {
+    const errs = crdRuleCostErrors(v.schema, "openAPIV3Schema");
+    if (errs.length === 0) {
+      known.add(keyOf("cost", JSON.stringify(v.schema)));
+      continue;
+    }
+    const total = errs.find((e) => e.field === "openAPIV3Schema");
+    for (const e of errs) {
+      if (!e.rule) continue;
+      const rule = e.rule.schema["x-kubernetes-validations"]?.[e.rule.index];
+      const expression = e.rule.expression;
+      const text = rule?.[expression] ?? "";
+      const where = `${v.kind} ${v.version} ${dataPath(e.field)}`;
+      const detail = (
+        e.detail.startsWith("contributed") && total ? total.detail : e.detail
+      ).replace(/ \(try simplifying the rule.*\)$/, "");
+      const what = e.detail.startsWith("contributed")
+        ? `is part of an estimated cost total kube-apiserver refuses for ${v.kind} ${v.version}`
+        : `is refused by kube-apiserver for its cost at ${where}`;
+      const hint =
+        "(bound the lists, maps and strings it reads with @validation MaxItems, MaxProperties and MaxLength, or simplify the rule)";
+      const owners = rules.filter((m) => m.args[expression] === text);
+      const message = (label: string) =>
+        `${label}: ${expression} ${JSON.stringify(text)} ${what}: ${detail} ${hint}`;
+      if (owners.length === 0) {
+        out.push({ severity: "error", ...v.pos, message: message(`kind ${v.kind} (${where})`) });
+      }
+      for (const m of owners) {
+        out.push({ severity: "error", ...m.pos, message: message(`@${m.def.name}`) });
+      }
+    }
+  }
+  writeCache(file, known);
   return out;
 }

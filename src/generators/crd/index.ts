@@ -14,7 +14,7 @@ import { opgenVersion } from "../../version.js";
 import type { GeneratedFile } from "../types.js";
 import { type AssembledCrd, assembleCrds, type KindVersion } from "./assemble.js";
 import { limitDescriptions } from "./descriptions.js";
-import { expressionProblems } from "./expression-checks.js";
+import { costProblems, expressionProblems } from "./expression-checks.js";
 import { nameProblems } from "./names-check.js";
 import { printColumnProblems } from "./printcolumn-check.js";
 import { SchemaWalker } from "./walker.js";
@@ -151,7 +151,12 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
     });
   }
   diagnostics.push(...walker.diagnostics);
-  diagnostics.push(...(await expressionProblems([...walker.expressionMarkers])));
+  const expressionErrors = await expressionProblems([...walker.expressionMarkers]);
+  diagnostics.push(...expressionErrors);
+  // Costs are estimated over rules that compile, as kube-apiserver does.
+  if (expressionErrors.length === 0) {
+    diagnostics.push(...(await costProblems(versions, [...walker.expressionMarkers])));
+  }
 
   const { crds, diagnostics: assembly } = assembleCrds(versions, {
     versionAnnotation: options.versionAnnotation ?? {

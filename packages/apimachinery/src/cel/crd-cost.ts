@@ -23,7 +23,7 @@ const U64 = 2 ** 64;
 export interface CostError {
   field: string;
   detail: string;
-  /** The rule's index and node when the error is about one expression. */
+  /** The rule's node and index when the error is about one expression (or its share of the total). */
   rule?: { schema: JSONSchemaProps; index: number; expression: "rule" | "messageExpression" };
 }
 
@@ -98,11 +98,11 @@ export function crdRuleCostErrors(
 ): CostError[] {
   const errs: CostError[] = [];
   let total = 0;
-  let expensive: { field: string; cost: number }[] = [];
-  const observe = (field: string, cost: number) => {
+  let expensive: { field: string; cost: number; rule: CostError["rule"] }[] = [];
+  const observe = (field: string, cost: number, rule: CostError["rule"]) => {
     total = Math.min(total + cost, U64);
     if (cost < STATIC_ESTIMATED_CRD_COST_LIMIT / 100) return;
-    expensive.push({ field, cost });
+    expensive.push({ field, cost, rule });
     expensive.sort((a, b) => b.cost - a.cost);
     expensive = expensive.slice(0, 4);
   };
@@ -126,7 +126,7 @@ export function crdRuleCostErrors(
             rule: { schema: s, index: i, expression: "rule" },
           });
         }
-        observe(`${rulePath}.rule`, cost);
+        observe(`${rulePath}.rule`, cost, { schema: s, index: i, expression: "rule" });
         const messageExpression = (r.messageExpression ?? "").trim();
         if (!messageExpression) return;
         const msg = expressionCost(r.messageExpression as string, s, root, optionalOldSelf, decl);
@@ -143,7 +143,11 @@ export function crdRuleCostErrors(
             rule: { schema: s, index: i, expression: "messageExpression" },
           });
         }
-        observe(`${rulePath}.messageExpression`, msg.max);
+        observe(`${rulePath}.messageExpression`, msg.max, {
+          schema: s,
+          index: i,
+          expression: "messageExpression",
+        });
       });
     }
     const factor = maxElements(s);
@@ -164,6 +168,7 @@ export function crdRuleCostErrors(
         field: e.field,
         detail:
           "contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema",
+        ...(e.rule ? { rule: e.rule } : {}),
       });
     }
     errs.push({
