@@ -137,7 +137,12 @@ describe("cache scope", () => {
         expect(got.data).toEqual({ ns: outside });
         expect(got.kind).toBe("ConfigMap");
         const listed = await mgr.client.list(kinds.ConfigMap, { namespace: outside });
-        expect(listed.map((c) => c.metadata?.name).sort()).toEqual(["cm", "unlabelled"]);
+        // The namespace's kube-root-ca.crt (the root CA publisher's) is there too, as on a cluster.
+        expect(listed.map((c) => c.metadata?.name).sort()).toEqual([
+          "cm",
+          "kube-root-ca.crt",
+          "unlabelled",
+        ]);
         await expect(
           mgr.client.get(kinds.ConfigMap, { namespace: outside, name: "missing" }),
         ).rejects.toSatisfy(isNotFound);
