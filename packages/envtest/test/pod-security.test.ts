@@ -202,6 +202,58 @@ describe("Pod Security checks and policy versions", () => {
   });
 });
 
+describe("AppArmor fields and legacy annotations", () => {
+  it("syncs them on create as kube's pod strategy does, so Pod Security reports both", async () => {
+    const field = await api(env, "POST", "/api/v1/namespaces/base/pods", {
+      metadata: { name: "field-only" },
+      spec: {
+        containers: [
+          {
+            name: "app",
+            image: "nginx",
+            securityContext: { appArmorProfile: { type: "Unconfined" } },
+          },
+        ],
+      },
+    });
+    expect(field.status).toBe(403);
+    expect(field.body.message).toBe(
+      'pods "field-only" is forbidden: violates PodSecurity "baseline:latest": forbidden AppArmor profiles (container "app" and annotation must not set AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/app="unconfined"")',
+    );
+    const legacy = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      `apiVersion: v1
+kind: Pod
+metadata:
+  name: legacy
+  namespace: watched
+  annotations:
+    container.apparmor.security.beta.kubernetes.io/app: unconfined
+spec:
+  containers:
+  - name: app
+    image: nginx
+`,
+    );
+    expect(legacy.stdout).toBe("pod/legacy created");
+    expect(legacy.stderr.trim().split("\n")).toEqual([
+      'Warning: metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: deprecated since v1.30; use the "appArmorProfile" field instead',
+      'Warning: would violate PodSecurity "baseline:latest": forbidden AppArmor profiles (container "app" and annotation must not set AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/app="unconfined"")',
+    ]);
+    const stored = await kubectl(env, [
+      "get",
+      "pod",
+      "legacy",
+      "-n",
+      "watched",
+      "-o",
+      "jsonpath={.spec.containers[0].securityContext.appArmorProfile.type}",
+    ]);
+    expect(stored.stdout).toBe("Unconfined");
+  });
+});
+
 describe("Pod Security namespace labels", () => {
   it("refuses labels that do not parse, as kube-apiserver validates them", async () => {
     await namespace("open", {});

@@ -26,8 +26,11 @@ export interface ResourceStrategy {
   defaults?(o: KubeObject): void;
   /** Kind-specific validation beyond ObjectMeta. */
   validate?(o: KubeObject): FieldError[];
-  /** PrepareForCreate after admission plugins ran (a pod's QoS class from its final resources). */
-  prepareForCreate?(o: KubeObject): void;
+  /**
+   * PrepareForCreate after admission plugins ran (a pod's QoS class from its final resources);
+   * `warnings` collects the ones kube adds there (a pod's deprecated AppArmor annotations).
+   */
+  prepareForCreate?(o: KubeObject, warnings: string[]): void;
   /** ValidateUpdate beyond `validate`: the fields an update may not change (immutability). */
   validateUpdate?(o: KubeObject, old: KubeObject, subresource: string | undefined): FieldError[];
   /** PrepareForUpdate: carries over from `old` what this request may not change. */

@@ -199,7 +199,8 @@ export function* admit(
       strategy.defaults?.(obj);
     }
   }
-  if (!old && !info.custom && scope.subresource === undefined) strategy.prepareForCreate?.(obj);
+  if (!old && !info.custom && scope.subresource === undefined)
+    strategy.prepareForCreate?.(obj, scope.warnings);
   fieldErrors.push(
     ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: strategy.nameRule }),
   );

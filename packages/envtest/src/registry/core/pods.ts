@@ -9,6 +9,7 @@ import { podUpdate } from "../immutability.js";
 import { age, ageColumn, nameColumn } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
+import { applyAppArmorVersionSkew } from "./pod-apparmor.js";
 import { defaultPodSpec } from "./pod-defaults.js";
 
 /**
@@ -143,7 +144,8 @@ export const pods: ResourceStrategy = {
     const status = ensureObject(o, "status");
     if (status.phase === undefined) status.phase = "Pending";
   },
-  prepareForCreate(o) {
+  prepareForCreate(o, warnings) {
+    applyAppArmorVersionSkew(o, warnings);
     const status = ensureObject(o, "status");
     status.qosClass = qosClass(objectAt(o.spec));
   },
