@@ -315,6 +315,37 @@ describe("estimated rule cost (upstream TestCostEstimation)", () => {
   });
 });
 
+describe("estimates beyond upstream's table", () => {
+  it("counts a presence test as its operand only, as kube's environment configures cel-go", () => {
+    // apiserver/pkg/cel/environment/base.go: CostEstimatorOptions(PresenceTestHasCost(false)).
+    const map: JSONSchemaProps = { type: "object", additionalProperties: { type: "number" } };
+    expect(expressionCost("has(self.x)", map, false, false)).toEqual({
+      min: 1,
+      max: 1,
+      exact: true,
+    });
+  });
+
+  it("sizes a type name like any other identifier (its path is the rule's root)", () => {
+    const s: JSONSchemaProps = {
+      type: "object",
+      properties: { v: { "x-kubernetes-int-or-string": true } },
+    };
+    // type() 1 + self.v 2, `string` 1; the comparison is sized by the root object (0), so 0.
+    expect(expressionCost("type(self.v) == string", s, false, false)?.max).toBe(4);
+  });
+
+  it.each([
+    ["cel.bind(n, self.name, n.size() < 5)", "the bind macro"],
+    ["self.?name.orValue('x') == 'x'", "the orValue macro"],
+    ["['a', 'b'].exists(v, v == self.name)", "exists() over a computed value"],
+    ["quantity(self.name).isInteger()", "quantity()"],
+  ])("is not exact for %s", (rule, why) => {
+    const s: JSONSchemaProps = { type: "object", properties: { name: { type: "string" } } };
+    expect(expressionCost(rule, s, false, false)).toMatchObject({ exact: false, inexact: why });
+  });
+});
+
 describe("size estimates", () => {
   it("derives unbounded sizes from the 3 MiB request limit, as kube does", () => {
     // ["", "", ...]: 2 bytes per string and a comma.

@@ -102,6 +102,20 @@ const NOT_PORTED = new Set([
   "format.named",
 ]);
 
+/** The type names a rule may use as values (`type(self.x) == string`). */
+const TYPE_IDENTS = new Set([
+  "int",
+  "uint",
+  "double",
+  "bool",
+  "string",
+  "bytes",
+  "list",
+  "map",
+  "null_type",
+  "type",
+]);
+
 /** Kubernetes' library functions costed by the size of a list receiver or a string one. */
 const TRAVERSALS = new Set(["isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"]);
 
@@ -240,7 +254,10 @@ class Estimator {
         const name = n.args as string;
         const local = this.locals.get(name);
         if (!local?.length) {
-          if (name !== "self" && name !== "oldSelf") this.giveUp(`the identifier ${name}`);
+          if (name !== "self" && name !== "oldSelf" && !TYPE_IDENTS.has(name)) {
+            this.giveUp(`the identifier ${name}`);
+          }
+          // cel-go gives every other identifier the path [name], type names included.
           this.paths.set(n, [name]);
         }
         return fixed(1);
@@ -374,8 +391,9 @@ class Estimator {
       }
       const sel = args[0] as Node;
       if (sel.op !== ".") this.giveUp("has() of an optional field");
-      // A presence test costs 1 plus its operand.
-      return add(fixed(1), this.cost((sel.args as [Node])[0]));
+      // A presence test costs its operand only: kube's environment turns cel-go's presence
+      // test cost off (PresenceTestHasCost(false), kept from before cel-go 0.17.7).
+      return this.cost((sel.args as [Node])[0]);
     }
     if (NOT_PORTED.has(name)) this.giveUp(`${name}()`);
     const argCosts = args.map((x) => this.cost(x));
