@@ -39,9 +39,14 @@ if (noBuild) {
   process.env.npm_lifecycle_event !== "pack" ||
   process.env.npm_config_ignore_scripts === "true"
 ) {
-  // `npm run pack` has just run the root's prepack (`npm run build`), as npm runs pre<script>
-  // first; started any other way, build here. One build for all four (each package's prepack would
-  // rebuild @opgen/apimachinery again), to stderr so that stdout holds only the tarballs' paths.
+  // `npm run pack` has just run the root's prepack (clean dist/, `npm run build`), as npm runs
+  // pre<script> first; started any other way, do the same here. One build for all four (each
+  // package's prepack would rebuild @opgen/apimachinery again), to stderr so that stdout holds only
+  // the tarballs' paths.
+  const clean = spawnSync(process.execPath, [join(root, "scripts/clean-dist.mjs")], {
+    stdio: ["ignore", 2, 2],
+  });
+  if (clean.status !== 0) process.exit(1);
   const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: ["ignore", 2, 2], shell });
   if (build.status !== 0) {
     console.error(

@@ -5,7 +5,15 @@
  * from the installed tarballs, and the new project's install, build, manifests and tests on the
  * runtime and envtest tarballs.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +85,11 @@ describe("published packages", () => {
       cwd: checkout,
       reject: false,
     });
+    // What a removed source compiled to in a long-lived checkout: the pack must not ship it.
+    for (const dir of ["dist", "packages/runtime/dist"]) {
+      mkdirSync(join(checkout, dir), { recursive: true });
+      writeFileSync(join(checkout, dir, "removed-source.js"), "export {};\n");
+    }
     const { stdout } = await execa("npm", ["run", "-s", "pack", "--", packDir], {
       cwd: checkout,
       env: quiet,
@@ -99,6 +112,8 @@ describe("published packages", () => {
 
   it("ships each package's dist/ and nothing from tests", () => {
     for (const pack of Object.values(packs)) {
+      // npm run pack builds into emptied dist/ folders: nothing compiled earlier survives.
+      expect(pack.files, pack.name).not.toContain("dist/removed-source.js");
       // The entry points: bin/opgen.js imports dist/cli.js; the libraries export dist/index.js.
       expect(pack.files, pack.name).toContain(
         pack.name === "opgen" ? "dist/cli.js" : "dist/index.js",
