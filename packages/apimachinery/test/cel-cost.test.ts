@@ -461,6 +461,25 @@ describe("CRD cost limits", () => {
     });
   });
 
+  it("names the four biggest contributors to a total over the CRD limit, then the total", () => {
+    // On a string of up to 2,000,000 characters a regex of 4k characters costs 1 + 800,001 x k.
+    const re = (k: number) => `self.matches('^${"a".repeat(4 * k - 2)}$')`;
+    const ks = [8, 12, 8, 11, 8, 10, 8, 9, 8, 8, 8, 8, 8, 8, 8];
+    const s: JSONSchemaProps = {
+      type: "string",
+      maxLength: 2_000_000,
+      "x-kubernetes-validations": ks.map((k) => ({ rule: re(k) })),
+    };
+    const errs = crdRuleCostErrors({ type: "object", properties: { name: s } }, P);
+    const rule = (i: number) => `${P}.properties[name].x-kubernetes-validations[${i}].rule`;
+    expect(errs.map((e) => e.field)).toEqual([rule(1), rule(3), rule(5), rule(7), P]);
+    expect(errs[0]?.detail).toBe(
+      "contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema",
+    );
+    // 800,001 x 130 + 15 = 104,000,145
+    expect(errs[4]?.detail).toContain("exceeds budget by factor of 1.040001x");
+  });
+
   it("does not check the cost of each expression of an unchanged schema on update", () => {
     const items = withRule({ type: "string", maxLength: 1000 }, "self.matches('^[a-z]+$')");
     const schema = tagsSchema({ type: "array", items });
