@@ -480,6 +480,31 @@ describe("CRD cost limits", () => {
     expect(errs[4]?.detail).toContain("exceeds budget by factor of 1.040001x");
   });
 
+  it("holds a messageExpression to the limit on its own, not times its cardinality", () => {
+    const listOfStrings = (messageExpression: string): JSONSchemaProps => ({
+      type: "array",
+      items: { type: "string" },
+      "x-kubernetes-validations": [{ rule: "true", messageExpression }],
+    });
+    // Over an unbounded list of unbounded strings: far over the limit by itself.
+    const costly = "self.filter(x, x.matches('^a+$')).size() > 0 ? 'a' : 'b'";
+    expect(crdRuleCostErrors(tagsSchema(listOfStrings(costly)), P)[0]).toMatchObject({
+      field: `${P}.properties[spec].properties[tags].x-kubernetes-validations[0].messageExpression`,
+      detail: expect.stringMatching(
+        /^estimated messageExpression cost exceeds budget by factor of more than 100x/,
+      ),
+    });
+    // On each item of an unbounded list: 629,148 once, though the item repeats a million times.
+    const perItem: JSONSchemaProps = {
+      type: "array",
+      items: {
+        type: "string",
+        "x-kubernetes-validations": [{ rule: "true", messageExpression: "self + self" }],
+      },
+    };
+    expect(crdRuleCostErrors(tagsSchema(perItem), P)).toEqual([]);
+  });
+
   it("does not check the cost of each expression of an unchanged schema on update", () => {
     const items = withRule({ type: "string", maxLength: 1000 }, "self.matches('^[a-z]+$')");
     const schema = tagsSchema({ type: "array", items });
