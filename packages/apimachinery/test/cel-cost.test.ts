@@ -505,6 +505,26 @@ describe("CRD cost limits", () => {
     expect(crdRuleCostErrors(tagsSchema(perItem), P)).toEqual([]);
   });
 
+  it("reports a node's children before the node, as kube's schema walk does", () => {
+    const s: JSONSchemaProps = {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: { name: withRule({ type: "array", items: { type: "string" } }, rule) },
+          "x-kubernetes-validations": [{ rule: "self.name.all(x, x.matches('^[a-z]+$'))" }],
+        },
+      },
+    };
+    const fields = crdRuleCostErrors(s, P)
+      .filter((e) => e.detail.startsWith("estimated"))
+      .map((e) => e.field);
+    expect(fields).toEqual([
+      `${P}.properties[spec].properties[name].x-kubernetes-validations[0].rule`,
+      `${P}.properties[spec].x-kubernetes-validations[0].rule`,
+    ]);
+  });
+
   it("does not check the cost of each expression of an unchanged schema on update", () => {
     const items = withRule({ type: "string", maxLength: 1000 }, "self.matches('^[a-z]+$')");
     const schema = tagsSchema({ type: "array", items });

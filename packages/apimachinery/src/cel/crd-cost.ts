@@ -108,6 +108,16 @@ export function crdRuleCostErrors(
   };
 
   const visit = (s: JSONSchemaProps, at: string, card: number | undefined, root: boolean) => {
+    // kube reports a node's children (additionalProperties, properties, items) before the node.
+    const factor = maxElements(s);
+    const childCard = card === undefined || factor === undefined ? undefined : card * factor;
+    if (isSchema(s.additionalProperties)) {
+      visit(s.additionalProperties, `${at}.additionalProperties`, childCard, false);
+    }
+    for (const [k, child] of Object.entries(s.properties ?? {})) {
+      if (isSchema(child)) visit(child, `${at}.properties[${k}]`, childCard, false);
+    }
+    if (isSchema(s.items)) visit(s.items, `${at}.items`, childCard, false);
     const rules = s["x-kubernetes-validations"] ?? [];
     if (rules.length > 0) {
       const decl = sizeDecl(s, root || s["x-kubernetes-embedded-resource"] === true);
@@ -150,15 +160,6 @@ export function crdRuleCostErrors(
         });
       });
     }
-    const factor = maxElements(s);
-    const childCard = card === undefined || factor === undefined ? undefined : card * factor;
-    for (const [k, child] of Object.entries(s.properties ?? {})) {
-      if (isSchema(child)) visit(child, `${at}.properties[${k}]`, childCard, false);
-    }
-    if (isSchema(s.additionalProperties)) {
-      visit(s.additionalProperties, `${at}.additionalProperties`, childCard, false);
-    }
-    if (isSchema(s.items)) visit(s.items, `${at}.items`, childCard, false);
   };
   visit(rootSchema, path, 1, true);
 
