@@ -105,7 +105,7 @@ export class ApiServer {
         this.store,
         [defaultServiceAccount, rootCaConfigMap(this.tls.caPem)],
         (group, version, resource, obj) => {
-          this.systemCreate(group, version, resource, obj);
+          this.systemCreate(group, version, resource, obj, "kube-controller-manager");
         },
       ),
     );
@@ -194,8 +194,17 @@ export class ApiServer {
     });
   }
 
-  /** Creates an object as the system (bootstrap, controllers). */
-  systemCreate(group: string, version: string, resource: string, obj: KubeObject): KubeObject {
+  /**
+   * Creates an object as the system (bootstrap, controllers); `manager` names the component in
+   * managedFields, as the real one would appear there.
+   */
+  systemCreate(
+    group: string,
+    version: string,
+    resource: string,
+    obj: KubeObject,
+    manager = "kube-apiserver",
+  ): KubeObject {
     const found = this.registry.lookup(group, version, resource);
     if (!found) throw errors.notFoundPath();
     const scope: RequestScope = {
@@ -204,7 +213,7 @@ export class ApiServer {
       ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
       query: new URLSearchParams(),
       user: { name: "system:apiserver", groups: ["system:masters"] },
-      manager: "kube-apiserver",
+      manager,
       warnings: [],
     };
     return this.rest.create(scope, obj).body;

@@ -29,6 +29,10 @@ describe("kube-root-ca.crt", () => {
       expect(r.status, ns).toBe(200);
       expect(r.body.data, ns).toEqual({ "ca.crt": kubeconfigCa });
       expect(r.body.metadata.annotations).toEqual({ "kubernetes.io/description": DESCRIPTION });
+      // Written by kube-controller-manager, as its managed fields say on a cluster.
+      expect(r.body.metadata.managedFields.map((m: { manager: string }) => m.manager)).toEqual([
+        "kube-controller-manager",
+      ]);
     }
   });
 
