@@ -1,18 +1,14 @@
 /**
  * ObjectMeta rules shared by every resource: server-set fields (uid, timestamps, generated
- * names) and the metadata validation of apimachinery's `ValidateObjectMeta` (names, labels,
- * annotations, owner references, finalizers) with its exact messages.
+ * names) and the metadata validation of apimachinery's `ValidateObjectMeta` (its one home is
+ * @opgen/apimachinery/validation) with its exact messages.
  */
 
 import { randomUUID } from "node:crypto";
-import {
-  isDNS1123Label,
-  isDNS1123Subdomain,
-  isQualifiedName,
-  isValidLabelValue,
-} from "@opgen/apimachinery/names";
+import { isQualifiedName } from "@opgen/apimachinery/names";
 import type { FieldError } from "@opgen/apimachinery/status";
-import { isObject, type KubeObject, type ObjectMeta } from "./types.js";
+import { type NameRule, objectMetaErrors } from "@opgen/apimachinery/validation";
+import type { KubeObject } from "./types.js";
 
 /** metav1.Time: RFC 3339 seconds, UTC (now, or the given epoch milliseconds). */
 export function nowTime(at = Date.now()): string {
@@ -59,141 +55,14 @@ export function generateName(base: string): string {
   return base.slice(0, 58) + suffix;
 }
 
-export type NameRule = "subdomain" | "label" | "path";
+export type { NameRule } from "@opgen/apimachinery/validation";
 
-function nameErrors(rule: NameRule, name: string): string[] {
-  if (rule === "label") return isDNS1123Label(name);
-  if (rule === "subdomain") return isDNS1123Subdomain(name);
-  if (name === "." || name === "..") return [`may not be '${name}'`];
-  const bad = ["/", "%"].filter((c) => name.includes(c));
-  return bad.map((c) => `may not contain '${c}'`);
-}
-
-/** ValidateObjectMeta for create (and the shared parts of update). */
+/** ValidateObjectMeta for create (and the shared parts of update): apimachinery's, shared. */
 export function validateObjectMeta(
   obj: KubeObject,
   opts: { namespaced: boolean; nameRule: NameRule },
 ): FieldError[] {
-  const errs: FieldError[] = [];
-  const meta = (obj.metadata ?? {}) as ObjectMeta;
-  if (!meta.name) {
-    if (!meta.generateName) {
-      errs.push({
-        type: "FieldValueRequired",
-        field: "metadata.name",
-        detail: "name or generateName is required",
-      });
-    }
-  } else {
-    for (const msg of nameErrors(opts.nameRule, meta.name)) {
-      errs.push({
-        type: "FieldValueInvalid",
-        field: "metadata.name",
-        value: meta.name,
-        detail: msg,
-      });
-    }
-  }
-  if (opts.namespaced) {
-    if (!meta.namespace) {
-      errs.push({ type: "FieldValueRequired", field: "metadata.namespace", detail: "" });
-    }
-  } else if (meta.namespace) {
-    errs.push({
-      type: "FieldValueForbidden",
-      field: "metadata.namespace",
-      detail: "not allowed on this type",
-    });
-  }
-  if (meta.labels !== undefined) {
-    if (!isObject(meta.labels)) {
-      errs.push({ type: "FieldValueTypeInvalid", field: "metadata.labels", value: meta.labels });
-    } else {
-      for (const [k, v] of Object.entries(meta.labels)) {
-        for (const msg of isQualifiedName(k)) {
-          errs.push({ type: "FieldValueInvalid", field: "metadata.labels", value: k, detail: msg });
-        }
-        for (const msg of typeof v === "string" ? isValidLabelValue(v) : ["must be a string"]) {
-          errs.push({ type: "FieldValueInvalid", field: "metadata.labels", value: v, detail: msg });
-        }
-      }
-    }
-  }
-  if (meta.annotations !== undefined && isObject(meta.annotations)) {
-    let size = 0;
-    for (const [k, v] of Object.entries(meta.annotations)) {
-      size += k.length + String(v).length;
-      for (const msg of isQualifiedName(k.toLowerCase())) {
-        errs.push({
-          type: "FieldValueInvalid",
-          field: "metadata.annotations",
-          value: k,
-          detail: msg,
-        });
-      }
-    }
-    if (size > 262144) {
-      errs.push({
-        type: "FieldValueTooLong",
-        field: "metadata.annotations",
-        detail: "may not be more than 262144 bytes",
-      });
-    }
-  }
-  const refs = meta.ownerReferences ?? [];
-  let controllers = 0;
-  refs.forEach((r, i) => {
-    const p = `metadata.ownerReferences[${i}]`;
-    if (!r.apiVersion)
-      errs.push({
-        type: "FieldValueInvalid",
-        field: `${p}.apiVersion`,
-        value: r.apiVersion ?? "",
-        detail: "version must not be empty",
-      });
-    if (!r.kind)
-      errs.push({
-        type: "FieldValueInvalid",
-        field: `${p}.kind`,
-        value: r.kind ?? "",
-        detail: "kind must not be empty",
-      });
-    if (!r.name)
-      errs.push({
-        type: "FieldValueInvalid",
-        field: `${p}.name`,
-        value: r.name ?? "",
-        detail: "name must not be empty",
-      });
-    if (!r.uid)
-      errs.push({
-        type: "FieldValueInvalid",
-        field: `${p}.uid`,
-        value: r.uid ?? "",
-        detail: "uid must not be empty",
-      });
-    if (r.controller) controllers++;
-  });
-  if (controllers > 1) {
-    const names = refs.filter((r) => r.controller).map((r) => `${r.kind}/${r.name}`);
-    errs.push({
-      type: "FieldValueInvalid",
-      field: "metadata.ownerReferences",
-      value: refs,
-      detail: `Only one reference can have Controller set to true. Found "true" in references for ${names.join(" and ")}`,
-    });
-  }
-  (meta.finalizers ?? []).forEach((f, i) => {
-    for (const msg of isQualifiedName(f)) {
-      errs.push({
-        type: "FieldValueInvalid",
-        field: `metadata.finalizers[${i}]`,
-        value: f,
-        detail: msg,
-      });
-    }
-  });
-  return errs;
+  return objectMetaErrors(obj.metadata, opts);
 }
 
 /** Warnings for finalizer names that are not domain-qualified (apimachinery 1.27+). */
