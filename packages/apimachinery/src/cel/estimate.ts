@@ -7,12 +7,17 @@
  * and a macro (`all`, `exists`, `exists_one`, `map`, `filter`) the cost of its expansion's
  * step and condition times the size of what it iterates over. Sizes come from literals, from
  * the schema (`SizeDecl`, by the field path an expression reaches from `self`) or are unknown
- * (up to 2^64).
+ * (up to 2^64). Kubernetes' IP/CIDR, quantity and URL functions, cel-go's sets extension and
+ * `strings.quote` are costed as their estimators do (checked against upstream's golden numbers:
+ * apiserver/pkg/cel/library cost_test.go; the sources read were kube's cost.go from 1.30 on and
+ * cel-go's checker/cost.go and ext/sets.go of the v0.17-v0.22 line, with what later releases
+ * changed left undecided).
  *
  * `exact` is false when the expression uses something whose estimate this port cannot
  * reproduce with certainty (dyn values, optional access, `cel.bind`, iteration over computed
- * lists, libraries whose estimator changed across versions): callers then make no decision on
- * the estimate rather than refuse what the cluster might accept.
+ * lists, equality of Kubernetes' library types, the string `format` and named formats):
+ * callers then make no decision on the estimate rather than refuse what the cluster might
+ * accept.
  */
 import type { SizeDecl } from "./size-estimate.js";
 
@@ -79,27 +84,30 @@ const SCALARS = new Set([
   "google.protobuf.Duration",
 ]);
 
-/** Functions whose estimate differs between cel-go or Kubernetes releases, or is not ported. */
-const NOT_PORTED = new Set([
-  "format",
-  "quote",
-  "strings.quote",
-  "reverse",
-  "ip",
-  "cidr",
-  "isIP",
-  "isCIDR",
-  "containsIP",
-  "containsCIDR",
-  "ip.isCanonical",
-  "quantity",
-  "isQuantity",
-  "sets.contains",
-  "sets.equivalent",
-  "sets.intersects",
-  "validate",
-  "named",
-  "format.named",
+/**
+ * Functions whose estimate is not ported, or differs between the cel-go and Kubernetes releases
+ * this port could read: the string `format` (its result size changed), `reverse` (not in kube
+ * 1.32's strings version) and the named-format library (its `validate` cost was added later).
+ */
+const NOT_PORTED = new Set(["format", "reverse", "validate", "named", "format.named"]);
+
+/**
+ * The namespaces of functions cel-go declares as one global name (`sets.contains`,
+ * `ip.isCanonical`, `strings.quote`): cel-js reads them as a method of a namespace constant.
+ */
+const NAMESPACES = new Set(["sets", "ip", "strings", "format"]);
+
+/**
+ * Kubernetes' library types. Their equality is costed by the operands' sizes in the cel-go
+ * release kube 1.30 read (unknown here: a huge estimate) and as 1 once Kubernetes' estimator
+ * learned `_==_` for them; which of the two 1.32 runs is not confirmed, so no decision.
+ */
+const LIBRARY_TYPES = new Set([
+  "net.IP",
+  "net.CIDR",
+  "kubernetes.URL",
+  "kubernetes.Quantity",
+  "kubernetes.NamedFormat",
 ]);
 
 /** The type names a rule may use as values (`type(self.x) == string`). */
@@ -114,6 +122,13 @@ const TYPE_IDENTS = new Set([
   "map",
   "null_type",
   "type",
+]);
+
+/** cel-go's sets extension: its per-overload estimators' factor on the product of the sizes. */
+const SETS = new Map([
+  ["sets.contains", 1],
+  ["sets.intersects", 1],
+  ["sets.equivalent", 2],
 ]);
 
 /** Kubernetes' library functions costed by the size of a list receiver or a string one. */
@@ -372,6 +387,8 @@ class Estimator {
     if (!equality) {
       const k = this.kind(l);
       if (k !== "string" && k !== "bytes") return add(fixed(1), args);
+    } else if (LIBRARY_TYPES.has(this.typeName(l)) || LIBRARY_TYPES.has(this.typeName(r))) {
+      this.giveUp(`equality of ${this.typeName(l)} values`);
     }
     const smallestMax = Math.min(this.size(l).max, this.size(r).max);
     return add(factor({ min: smallestMax > 0 ? 1 : 0, max: smallestMax }, STRING_TRAVERSAL), args);
@@ -395,6 +412,20 @@ class Estimator {
       // test cost off (PresenceTestHasCost(false), kept from before cel-go 0.17.7).
       return this.cost((sel.args as [Node])[0]);
     }
+    const ns = target?.op === "id" ? (target.args as string) : undefined;
+    if (
+      ns &&
+      NAMESPACES.has(ns) &&
+      !this.locals.get(ns)?.length &&
+      this.typeName(target as Node) === ns
+    ) {
+      // One global function to cel-go: no target, nothing to cost for the namespace.
+      return this.call2(n, `${ns}.${name}`, undefined, args);
+    }
+    return this.call2(n, name, target, args);
+  }
+
+  private call2(n: Node, name: string, target: Node | undefined, args: Node[]): Range {
     if (NOT_PORTED.has(name)) this.giveUp(`${name}()`);
     const argCosts = args.map((x) => this.cost(x));
     let argSum = fixed(0);
@@ -407,7 +438,14 @@ class Estimator {
   /** What a call costs besides its target and arguments; sets its result size where known. */
   private functionCost(n: Node, name: string, target: Node | undefined, args: Node[]): Range {
     const arg0 = args[0];
-    // Kubernetes' library estimator comes first (by function name), then cel-go's.
+    // cel-go's per-overload estimators come first (the sets extension: one comparison per pair
+    // of elements, twice for equivalence), then Kubernetes' library estimator (by function
+    // name), then cel-go's own.
+    const setsFactor = SETS.get(name);
+    if (setsFactor !== undefined && arg0 && args[1]) {
+      const pairs = mul(this.libSize(arg0), this.libSize(args[1]));
+      return add(factor(pairs, setsFactor), fixed(1));
+    }
     if (target && TRAVERSALS.has(name)) {
       if (this.kind(target) === "list") {
         let el = fixed(1);
@@ -486,6 +524,37 @@ class Estimator {
           return mul(str, re);
         }
         break;
+      // Kubernetes' IP and CIDR library (apiserver/pkg/cel/library/cost.go): parsing is a
+      // traversal of the string; containment compares 4- or 16-byte addresses (and parses a
+      // string operand); accessors are nominal.
+      case "ip":
+        if (target) return fixed(1); // a CIDR's address
+        if (arg0) return factor(this.libSize(arg0), STRING_TRAVERSAL);
+        break;
+      case "cidr":
+      case "isIP":
+      case "isCIDR":
+      case "quantity":
+      case "isQuantity":
+        if (!target && arg0) return factor(this.libSize(arg0), STRING_TRAVERSAL);
+        break;
+      case "ip.isCanonical":
+        if (arg0) return factor(this.libSize(arg0), 2 * STRING_TRAVERSAL);
+        break;
+      case "containsIP":
+      case "containsCIDR":
+        if (target && arg0) {
+          const addr = { min: 4, max: 16 };
+          let cost = factor(add(addr, addr), STRING_TRAVERSAL);
+          if (name === "containsCIDR") {
+            cost = add(add(cost, factor(addr, STRING_TRAVERSAL)), fixed(1));
+          }
+          if (this.typeName(arg0) === "string") {
+            cost = add(cost, factor(this.libSize(arg0), STRING_TRAVERSAL));
+          }
+          return cost;
+        }
+        break;
       case "sign":
       case "asInteger":
       case "isInteger":
@@ -524,6 +593,14 @@ class Estimator {
       case "startsWith":
       case "endsWith":
         if (target && arg0) return factor(this.size(arg0), STRING_TRAVERSAL);
+        break;
+      case "strings.quote":
+        if (arg0) {
+          // Every character may be escaped, and the quotes are always added.
+          const sz = this.size(arg0);
+          this.resultSize(n, { min: sat(sz.min + 2), max: sat(sz.max * 2 + 2) });
+          return factor(sz, STRING_TRAVERSAL);
+        }
         break;
       case "bytes":
         if (!target && arg0 && this.kind(arg0) === "string") {
