@@ -402,6 +402,58 @@ const libraryCases: [string, string, number, number][] = [
     7,
     11,
   ],
+  ["TestStringLibrary", "'ABCDEFGHIJ abcdefghij'.lowerAscii()", 3, 3],
+  [
+    "TestStringLibrary",
+    "'ABCDEFGHIJ abcdefghij'.lowerAscii() == 'abcdefghij ABCDEFGHIJ'.lowerAscii()",
+    7,
+    9,
+  ],
+  ["TestStringLibrary", "'ABCDEFGHIJ abcdefghij'.upperAscii()", 3, 3],
+  ["TestStringLibrary", "'abc 123 def 123'.replace('123', '456')", 3, 3],
+  ["TestStringLibrary", "'abc 123 def 123'.replace('', 'x')", 3, 3],
+  ["TestStringLibrary", "'abc 123 def 123'.replace('123', '')", 3, 3],
+  ["TestStringLibrary", "'abc 123 def 123'.replace('123', '456', 1)", 3, 3],
+  ["TestStringLibrary", "'abc 123 def 123'.split(' ')", 3, 3],
+  ["TestStringLibrary", "'abc 123 def 123'.split(' ', 1)", 3, 3],
+  ["TestStringLibrary", "'abc 123 def 123'.substring(5)", 2, 2],
+  ["TestStringLibrary", "'abc 123 def 123'.substring(5, 8)", 2, 2],
+  ["TestStringLibrary", "'  abc 123 def 123  '.trim()", 2, 2],
+  ["TestStringLibrary", "'abc 123 def 123'.find('123')", 2, 2],
+  ["TestStringLibrary", "'abc 123 def 123'.findAll('123')", 2, 2],
+  ["TestStringLibrary", "'abc 123 def 123'.findAll('123', 1)", 2, 2],
+  // TestURLsCost (accessors; equality of URLs is left out, see above)
+  ...[
+    ".getScheme()",
+    ".getHostname()",
+    ".getHost()",
+    ".getPort()",
+    ".getEscapedPath()",
+    ".getQuery()",
+  ].map((op): [string, string, number, number] => [
+    "TestURLsCost",
+    `url('https:://kubernetes.io/')${op}`,
+    4,
+    4,
+  ]),
+  // TestListsCost and TestIndexOfCost (lists of scalars; a string list's element size comes from
+  // the test's own size estimator there)
+  ...[".sum()", ".isSorted()", ".max()", ".min()", ".indexOf(3)", ".lastIndexOf(3)"].flatMap(
+    (op): [string, string, number, number][] => [
+      ["TestListsCost", `[1, 2, 3, 4, 5]${op}`, 15, 15],
+      ["TestListsCost", `[1.0, 2.0, 3.0, 4.0, 5.0]${op.replace("3", "3.0")}`, 15, 15],
+    ],
+  ),
+  ["TestListsCost", "[uint(1), uint(2), uint(3), uint(4), uint(5)].sum()", 20, 20],
+  ["TestListsCost", "[false, true, false, true, false].isSorted()", 15, 15],
+  [
+    "TestListsCost",
+    "[duration('1s'), duration('2s'), duration('3s'), duration('4s'), duration('5s')].max()",
+    20,
+    20,
+  ],
+  ["TestIndexOfCost", "[uint(1), uint(2), uint(3), uint(4), uint(5)].indexOf(uint(3))", 21, 21],
+  ["TestIndexOfCost", "'01234567890123456789012345678901234567890123456789'.indexOf('123')", 5, 5],
   // TestSetsCost (cel-go's sets extension)
   ["TestSetsCost", "sets.contains([], [])", 21, 21],
   ["TestSetsCost", "sets.contains([1], [])", 21, 21],
