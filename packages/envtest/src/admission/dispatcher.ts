@@ -91,9 +91,11 @@ export class WebhookAdmission implements WriteDriver {
     return lastChange >= 0 ? current : undefined;
   }
 
-  async validate(p: AdmissionPoint): Promise<void> {
+  async validate(point: AdmissionPoint): Promise<void> {
     const hooks = this.source.validating();
     if (hooks.length === 0) return;
+    // A copy: nothing a validating webhook call does may reach the object about to be stored.
+    const p = point.object ? { ...point, object: deepClone(point.object) } : point;
     const a = this.attributes(p);
     if (isExempt(a)) return;
     // Matched first (a missing namespace fails the request before any call), then called in

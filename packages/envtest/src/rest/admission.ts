@@ -248,12 +248,13 @@ export function* admit(
     );
   }
   for (const hook of hooks) hook.validate?.(scope, obj, old);
-  // Validating webhooks see a copy: they cannot change what is stored.
+  // Validating webhooks must not change what is stored: the dispatcher copies the object when a
+  // webhook is configured (most writes have none, and then nothing is copied).
   yield {
     step: "validate",
     scope,
     operation,
-    object: deepClone(obj),
+    object: obj,
     ...(old ? { oldObject: old } : {}),
     options,
     dryRun,
