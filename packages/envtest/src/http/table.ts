@@ -33,8 +33,9 @@ export function wantsTable(
 /** Renders an object or a list as a Table for the request's resource and version. */
 export function tableFor(scope: RequestScope, body: KubeObject, opts: TableOptions): KubeObject {
   const isList = Array.isArray(body.items);
-  const items = isList ? (body.items as KubeObject[]) : [body];
   const printer = strategyFor(scope.info).printer?.(scope.version) ?? defaultPrinter;
+  const listed = isList ? (body.items as KubeObject[]) : [body];
+  const items = isList && printer.order ? printer.order(listed) : listed;
   const listMeta = isList
     ? (body.metadata as JsonObject)
     : { resourceVersion: body.metadata?.resourceVersion };

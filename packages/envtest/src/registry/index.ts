@@ -29,6 +29,7 @@ import { customResources } from "./custom/custom-resources.js";
 import { endpointSlices } from "./discovery/endpoint-slices.js";
 import { ingresses } from "./networking/ingresses.js";
 import { podDisruptionBudgets } from "./policy/pod-disruption-budgets.js";
+import { genericPrinters } from "./printing/index.js";
 import { rbacObjects, roleBindings } from "./rbac/rbac.js";
 import { priorityClasses } from "./scheduling/priority-classes.js";
 import { genericStrategy, type ResourceStrategy } from "./strategy.js";
@@ -73,8 +74,14 @@ export function strategyFor(
   info: Pick<ResourceInfo, "group" | "resource" | "custom">,
 ): ResourceStrategy {
   if (info.custom) return customResources;
-  return builtins.get(`${info.group}/${info.resource}`) ?? genericStrategy;
+  const key = `${info.group}/${info.resource}`;
+  return builtins.get(key) ?? printedGeneric.get(key) ?? genericStrategy;
 }
+
+// Built-ins with kube's columns but no behaviour of their own.
+const printedGeneric = new Map<string, ResourceStrategy>(
+  [...genericPrinters].map(([key, p]) => [key, { ...genericStrategy, printer: () => p }]),
+);
 
 /**
  * The subresources a served version has: status and scale as the version declares them, and the

@@ -17,6 +17,8 @@ export interface PrinterColumnDefinition {
 export interface Printer {
   columns: PrinterColumnDefinition[];
   cells(o: KubeObject): unknown[];
+  /** The order of a list's rows, where kube's list printer sorts them (FlowSchemas). */
+  order?(items: KubeObject[]): KubeObject[];
 }
 
 export const nameDescription =
@@ -36,9 +38,9 @@ export const ageColumn: PrinterColumnDefinition = {
   description: createdDescription,
 };
 
-/** apimachinery `duration.HumanDuration`. */
+/** apimachinery `duration.HumanDuration` (whole seconds truncated toward zero, as Go's int()). */
 export function humanDuration(ms: number): string {
-  const s = Math.floor(ms / 1000);
+  const s = Math.trunc(ms / 1000);
   if (s < -1) return "<invalid>";
   if (s < 0) return "0s";
   if (s < 120) return `${s}s`;

@@ -10,6 +10,7 @@ import {
 } from "@opgen/apimachinery/admissionregistration";
 import { matchConditionErrors } from "../../admission/match-conditions.js";
 import type { KubeObject } from "../../api/types.js";
+import { webhookConfigurationPrinter } from "../printing/admission.js";
 import type { ResourceStrategy } from "../strategy.js";
 
 // Generation follows the webhooks (the objects have no spec).
@@ -22,6 +23,7 @@ function strategy(kind: WebhookConfigurationKind): ResourceStrategy {
     defaults: (o) => defaultWebhookConfiguration(o, kind),
     // metadata is validated with every object's; the webhooks here.
     validate: (o) => validateWebhooks(o, kind, { matchConditions: matchConditionErrors }),
+    printer: () => webhookConfigurationPrinter,
   };
 }
 

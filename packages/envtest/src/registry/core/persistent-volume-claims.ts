@@ -1,5 +1,6 @@
 /** PersistentVolumeClaims (`pkg/registry/core/persistentvolumeclaim`): the spec is immutable but for requests. */
 import { persistentVolumeClaimUpdate } from "../immutability.js";
+import { persistentVolumeClaimPrinter } from "../printing/core.js";
 import type { ResourceStrategy } from "../strategy.js";
 
 export const persistentVolumeClaims: ResourceStrategy = {
@@ -10,4 +11,5 @@ export const persistentVolumeClaims: ResourceStrategy = {
     o.spec = spec;
   },
   validateUpdate: persistentVolumeClaimUpdate,
+  printer: () => persistentVolumeClaimPrinter,
 };
