@@ -21,6 +21,7 @@ import { limitRanges } from "./core/limit-ranges.js";
 import { namespaces } from "./core/namespaces.js";
 import { nodes } from "./core/nodes.js";
 import { persistentVolumeClaims } from "./core/persistent-volume-claims.js";
+import { persistentVolumes } from "./core/persistent-volumes.js";
 import { pods } from "./core/pods.js";
 import { replicationControllers } from "./core/replication-controllers.js";
 import { serviceAccounts } from "./core/service-accounts.js";
@@ -61,6 +62,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["/limitranges", limitRanges],
   ["discovery.k8s.io/endpointslices", endpointSlices],
   ["/persistentvolumeclaims", persistentVolumeClaims],
+  ["/persistentvolumes", persistentVolumes],
   ["/replicationcontrollers", replicationControllers],
   ["policy/poddisruptionbudgets", podDisruptionBudgets],
   ["autoscaling/horizontalpodautoscalers", horizontalPodAutoscalers],

@@ -13,12 +13,7 @@ import {
   controllerRevisionPrinter,
   runtimeClassPrinter,
 } from "./cluster.js";
-import {
-  componentStatusPrinter,
-  persistentVolumePrinter,
-  podTemplatePrinter,
-  resourceQuotaPrinter,
-} from "./core.js";
+import { componentStatusPrinter, podTemplatePrinter, resourceQuotaPrinter } from "./core.js";
 import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from "./flowcontrol.js";
 import { ingressClassPrinter, networkPolicyPrinter } from "./networking.js";
 import {
@@ -30,7 +25,6 @@ import {
 } from "./storage.js";
 
 export const genericPrinters: ReadonlyMap<string, Printer> = new Map([
-  ["/persistentvolumes", persistentVolumePrinter],
   ["/podtemplates", podTemplatePrinter],
   ["/resourcequotas", resourceQuotaPrinter],
   ["/componentstatuses", componentStatusPrinter],
