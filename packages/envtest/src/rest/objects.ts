@@ -50,10 +50,13 @@ export class ObjectRest extends ObjectDeletes {
     body: KubeObject,
     opts: { managedFields?: ManagedFieldsEntry[] } = {},
   ): WriteResult {
-    return runSync(this.createSteps(scope, body, opts));
+    return runSync(this.createSteps(scope, deepClone(body), opts));
   }
 
-  /** create() for a request: admission and conversion webhooks are called. */
+  /**
+   * create() for a request: admission and conversion webhooks are called. The body becomes the
+   * stored object: callers pass one they own (a decoded request body, a copy), not a shared one.
+   */
   createAsync(
     scope: RequestScope,
     body: KubeObject,
@@ -62,9 +65,10 @@ export class ObjectRest extends ObjectDeletes {
     return runAsync(this.createSteps(scope, body, opts), this.driver);
   }
 
+  /** Creates `obj` (which it takes over and changes: see createAsync). */
   private *createSteps(
     scope: RequestScope,
-    body: KubeObject,
+    obj: KubeObject,
     opts: { managedFields?: ManagedFieldsEntry[] },
   ): Steps<WriteResult> {
     const info = scope.info;
@@ -76,10 +80,10 @@ export class ObjectRest extends ObjectDeletes {
       );
     }
     const dryRun = isDryRun(scope.query);
-    const obj = deepClone(body);
     checkTypeAndNamespace(scope, obj, "create");
     const m = meta(obj);
-    if (!m.name && m.generateName) m.name = generateName(m.generateName);
+    const nameGenerated = !m.name && !!m.generateName;
+    if (nameGenerated) m.name = generateName(m.generateName!);
     admitNamespace(this.store, scope, m.name ?? "");
     if (m.resourceVersion) {
       throw errors.internal("resourceVersion should not be set on objects to be created");
@@ -121,9 +125,9 @@ export class ObjectRest extends ObjectDeletes {
       ]);
     }
     if (this.store.get(this.bucket(info), m.namespace, m.name)) {
-      if (m.generateName && !body.metadata?.name) {
+      if (nameGenerated) {
         // Upstream retries generated names on conflict; one retry with a new suffix suffices here.
-        m.name = generateName(m.generateName);
+        m.name = generateName(m.generateName!);
       }
       if (this.store.get(this.bucket(info), m.namespace, m.name)) {
         throw errors.alreadyExists(gr(info), m.name);
