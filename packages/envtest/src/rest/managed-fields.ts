@@ -176,7 +176,53 @@ function sameEntry(e: ManagedFieldsEntry, ctx: ManagedFieldsContext): boolean {
   );
 }
 
-/** Updates `obj.metadata.managedFields` for an Update-operation write of `obj` over `old`. */
+/** What a write changed and removed, as seen in one version of the object. */
+interface VersionedDiff {
+  changed: FieldSet;
+  removed: FieldSet;
+}
+
+/**
+ * The write's diff in each API version a manager's fields are recorded in. kube's field manager
+ * records an Update in the request's version and, for every other manager, compares the old
+ * and new objects converted to that manager's version (structured-merge-diff's Updater), so a
+ * v1 HPA writer owns v1 paths (`f:targetCPUUtilizationPercentage`) while a v2 writer's change
+ * to the same value takes it from them.
+ */
+function versionedDiffs(obj: KubeObject, old: KubeObject | undefined, ctx: ManagedFieldsContext) {
+  const cache = new Map<string, VersionedDiff>();
+  const prefix = ctx.info.group ? `${ctx.info.group}/` : "";
+  return (apiVersion: string): VersionedDiff => {
+    let version =
+      ctx.info.convert && apiVersion.startsWith(prefix)
+        ? ctx.info.versions.find((v) => v.name === apiVersion.slice(prefix.length))
+        : undefined;
+    // Kinds served in one version (and entries naming no served version) are compared as written.
+    if (!version || !ctx.info.convert) version = ctx.version;
+    const hit = cache.get(version.name);
+    if (hit) return hit;
+    const view = (o: KubeObject): KubeObject =>
+      ctx.info.convert && o.apiVersion !== `${prefix}${version.name}`
+        ? ctx.info.convert(o, version.name)
+        : o;
+    const now = view(obj);
+    const before = old && view(old);
+    const node = mergeNodeFor(ctx.info, version);
+    const changed = changedFields(now, before, node);
+    // What the write removed leaves every manager, the writer included (structured-merge-diff's
+    // Update: managers lose modified and removed fields, and an emptied entry goes away).
+    const removed = before ? difference(changedFields(before, now, node), changed) : new Map();
+    const diff = { changed, removed };
+    cache.set(version.name, diff);
+    return diff;
+  };
+}
+
+/**
+ * Updates `obj.metadata.managedFields` for an Update-operation write of `obj` over `old`. Either
+ * may be in any served version of a multi-version built-in (`info.convert`): each manager's
+ * fields are compared in the version its entry records.
+ */
 export function recordManagedFields(
   obj: KubeObject,
   old: KubeObject | undefined,
@@ -187,17 +233,13 @@ export function recordManagedFields(
   const existing: ManagedFieldsEntry[] = (old?.metadata?.managedFields ?? []).map((e) => ({
     ...e,
   }));
-  const node = mergeNodeFor(ctx.info, ctx.version);
-  const changed = changedFields(obj, old, node);
-  // What the write removed leaves every manager, the writer included (structured-merge-diff's
-  // Update: managers lose modified and removed fields, and an emptied entry goes away).
-  const removed = old ? difference(changedFields(old, obj, node), changed) : new Map();
+  const diffIn = versionedDiffs(obj, old, ctx);
+  const { changed, removed } = diffIn(ctx.apiVersion);
   if (changed.size === 0 && removed.size === 0) {
     meta.managedFields = existing.length ? existing : undefined;
     if (!meta.managedFields) delete meta.managedFields;
     return;
   }
-  const taken = removed.size ? union(changed, removed) : changed;
   const entries: ManagedFieldsEntry[] = [];
   let mine: FieldSet = new Map();
   for (const e of existing) {
@@ -205,7 +247,9 @@ export function recordManagedFields(
       mine = union(mine, fromFieldsV1(e.fieldsV1));
       continue;
     }
-    const rest = difference(fromFieldsV1(e.fieldsV1), removed.size ? taken : changed);
+    const theirs = diffIn(e.apiVersion ?? ctx.apiVersion);
+    const taken = theirs.removed.size ? union(theirs.changed, theirs.removed) : theirs.changed;
+    const rest = difference(fromFieldsV1(e.fieldsV1), taken);
     if (rest.size > 0) entries.push({ ...e, fieldsV1: toFieldsV1(rest) });
   }
   mine = union(mine, changed);
