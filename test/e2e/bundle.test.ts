@@ -4,7 +4,15 @@
  * says (parsed from it, so the two cannot drift), and that folder, with no node_modules, is run
  * with the Dockerfile's ENTRYPOINT and ENV against envtest until it reconciles the sample.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, posix } from "node:path";
 import { startTestEnv, type TestEnv } from "@opgen/envtest";
@@ -147,6 +155,45 @@ describe("the bundled operator image", () => {
 
   it(`ships at most ${SHIPPED_LIMIT_BYTES / 1e6} MB`, () => {
     expect(dirBytes(app)).toBeLessThanOrEqual(SHIPPED_LIMIT_BYTES);
+  });
+
+  it("names @opgen/runtime's TypeScript in a stack trace from inside it", async () => {
+    // The packages ship source maps (sources inlined) and esbuild composes them into the
+    // bundle's map, so a frame in the runtime reads src/*.ts, not the runtime's compiled dist/.
+    const map = JSON.parse(readFileSync(join(app, "main.mjs.map"), "utf8")) as {
+      sources: string[];
+    };
+    const runtimeSources = map.sources.filter((s) => /(packages|@opgen)\/runtime\//.test(s));
+    expect(runtimeSources.length).toBeGreaterThan(0);
+    expect(runtimeSources.filter((s) => !/\/runtime\/src\/.+\.ts$/.test(s))).toEqual([]);
+
+    // A bind address the runtime refuses: it throws from the manager's start, uncaught, and
+    // Node prints the stack through the map (the ENTRYPOINT's --enable-source-maps).
+    const kubeconfig = join(tempDir("opgen-bundle-kubeconfig-"), "config");
+    writeFileSync(
+      kubeconfig,
+      "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n" +
+        "contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\n" +
+        "users:\n- name: u\n  user:\n    token: t\ncurrent-context: c\n",
+    );
+    const [, ...args] = final.entrypoint ?? [];
+    const run = await execa(process.execPath, [...args, "--metrics-bind-address=nonsense"], {
+      cwd: app,
+      extendEnv: false,
+      env: { ...final.env, KUBECONFIG: kubeconfig },
+      all: true,
+      reject: false,
+    });
+    expect(run.exitCode, run.all).not.toBe(0);
+    expect(run.all).toContain('Error: invalid bind address "nonsense"');
+    const frames = (run.all ?? "").split("\n").filter((l) => /^\s+at /.test(l));
+    expect(frames[0], run.all).toMatch(
+      /^\s+at parseBindAddress \(\S*\/runtime\/src\/healthz\/server\.ts:\d+:\d+\)$/,
+    );
+    expect(frames.filter((f) => /\/runtime\/dist\//.test(f))).toEqual([]);
+    expect(frames.some((f) => /\/runtime\/src\/manager\/manager\.ts:\d+:\d+\)$/.test(f))).toBe(
+      true,
+    );
   });
 
   it("starts from that folder alone and reconciles the sample on envtest", async () => {

@@ -233,7 +233,7 @@ describe("published packages", () => {
   });
 
   it.each(["@opgen/runtime", "@opgen/envtest"])(
-    "packs %s as built code and declarations only",
+    "packs %s as built code, source maps and declarations only",
     (name) => {
       const files = paths(name);
       for (const must of [
@@ -248,14 +248,31 @@ describe("published packages", () => {
       expect(
         files.filter(
           (f) =>
-            !/^dist\/.*\.(js|d\.ts)$/.test(f) &&
+            !/^dist\/.*\.(js|js\.map|d\.ts)$/.test(f) &&
             !["package.json", "README.md", "LICENSE"].includes(f),
         ),
       ).toEqual([]);
     },
   );
 
-  it("packs @opgen/apimachinery with its code and the generated catalog data only", () => {
+  it.each(["@opgen/runtime", "@opgen/envtest", "@opgen/apimachinery"])(
+    "ships %s's source maps, its TypeScript inlined, beside every module",
+    async (name) => {
+      const files = paths(name);
+      const modules = files.filter((f) => /^dist\/.*\.js$/.test(f));
+      expect(modules.filter((f) => !files.includes(`${f}.map`))).toEqual([]);
+      const { stdout } = await execa("tar", [
+        "-xzOf",
+        packs[name]!.tarball,
+        "package/dist/index.js.map",
+      ]);
+      const map = JSON.parse(stdout) as { sources: string[]; sourcesContent?: string[] };
+      expect(map.sources).toEqual(["../src/index.ts"]);
+      expect(map.sourcesContent?.[0]).toMatch(/^export /m);
+    },
+  );
+
+  it("packs @opgen/apimachinery with its code, source maps and the generated catalog data only", () => {
     const files = paths("@opgen/apimachinery");
     for (const must of [
       "dist/index.js",
@@ -273,7 +290,7 @@ describe("published packages", () => {
     expect(
       files.filter(
         (f) =>
-          !/^dist\/.*\.(js|d\.ts)$/.test(f) &&
+          !/^dist\/.*\.(js|js\.map|d\.ts)$/.test(f) &&
           !/^data\/.*\.json$/.test(f) &&
           !["package.json", "README.md", "LICENSE"].includes(f),
       ),
