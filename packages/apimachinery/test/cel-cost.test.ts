@@ -732,13 +732,16 @@ describe("CRD cost limits", () => {
   });
 
   it("makes no decision on expressions it cannot estimate exactly", () => {
+    // cel.bind over an unbounded list of unbounded strings: far over the limit if costed as a
+    // comprehension, but how cel-go 0.22 sizes a bound variable is not confirmed here.
+    const rule = "cel.bind(t, self.tags, t.all(x, x.matches('^[a-z]+$')))";
     const s: JSONSchemaProps = {
       type: "object",
-      properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-      "x-kubernetes-validations": [{ rule: "self.spec.all(x, x.matches('^[a-z]+$'))" }],
+      properties: { tags: { type: "array", items: { type: "string" } } },
+      "x-kubernetes-validations": [{ rule }],
     };
-    const est = expressionCost("self.spec.all(x, x.matches('^[a-z]+$'))", s, true, false);
-    expect(est?.exact).toBe(false);
+    const est = expressionCost(rule, s, true, false);
+    expect(est).toMatchObject({ exact: false, inexact: "the bind macro" });
     expect(crdRuleCostErrors(s, P)).toEqual([]);
   });
 });

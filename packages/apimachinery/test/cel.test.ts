@@ -6,9 +6,11 @@ import {
   CelCostLimitError,
   celEvalMessage,
   compileCel,
+  compileRule,
   evaluateCel,
   PER_CALL_COST_LIMIT,
 } from "../src/cel/index.js";
+import type { JSONSchemaProps } from "../src/schema/types.js";
 
 function run(expr: string, self: unknown = {}, limit = PER_CALL_COST_LIMIT): unknown {
   const p = compileCel(expr);
@@ -153,6 +155,69 @@ describe("compiling", () => {
     expect(p).not.toBeInstanceOf(Error);
     expect((p as { type: string }).type).toBe("string");
     expect((compileCel("self.x") as { type: string }).type).toBe("dyn");
+  });
+});
+
+describe("compiling against a schema", () => {
+  const detail = (expr: string, schema: JSONSchemaProps, root = false) => {
+    const p = compileRule(expr, { schema, root });
+    return p instanceof CelCompileError ? p.summary : "ok";
+  };
+  const embedded: JSONSchemaProps = {
+    type: "object",
+    properties: {
+      embedded: {
+        type: "object",
+        "x-kubernetes-preserve-unknown-fields": true,
+        "x-kubernetes-embedded-resource": true,
+      },
+    },
+  };
+
+  // apiextensions-apiserver schema/cel validation_test.go TestValidationExpressions,
+  // "embedded object with preserve unknown": the resource fields are always there, nothing else.
+  it.each([
+    "self.embedded.kind == 'Pod'",
+    "self.embedded.apiVersion == 'v1'",
+    "self.embedded.metadata.name == 'foo'",
+    "self.embedded.metadata.generateName == 'pickItForMe'",
+    "has(self.embedded)",
+  ])("an embedded resource has %s", (rule) => {
+    expect(detail(rule, embedded)).toBe("ok");
+  });
+
+  it.each([
+    ["has(self.embedded.spec)", "undefined field 'spec'"],
+    ["has(self.embedded.metadata.namespace)", "undefined field 'namespace'"],
+  ])("an embedded resource has no undeclared field: %s", (rule, error) => {
+    expect(detail(rule, embedded)).toBe(error);
+  });
+
+  it("exposes only the declared properties of an object that preserves unknown fields", () => {
+    // validation_test.go "known and unknown fields".
+    const spec: JSONSchemaProps = {
+      type: "object",
+      "x-kubernetes-preserve-unknown-fields": true,
+      properties: { minReplicas: { type: "integer" }, maxReplicas: { type: "integer" } },
+    };
+    expect(detail("self.minReplicas < self.maxReplicas", spec)).toBe("ok");
+    expect(detail("has(self.field1)", spec)).toBe("undefined field 'field1'");
+    // An untyped node is not exposed at all.
+    const s: JSONSchemaProps = {
+      type: "object",
+      properties: { unknown: { "x-kubernetes-preserve-unknown-fields": true } },
+    };
+    expect(detail("has(self.unknown)", s)).toBe("undefined field 'unknown'");
+  });
+
+  it("keeps int-or-string dynamic", () => {
+    const s: JSONSchemaProps = {
+      type: "object",
+      properties: { port: { "x-kubernetes-int-or-string": true } },
+    };
+    expect(
+      detail("type(self.port) == string ? self.port.matches('^[0-9]+%$') : self.port > 0", s),
+    ).toBe("ok");
   });
 });
 

@@ -83,6 +83,9 @@ describe("CRD creation refuses what kube-apiserver refuses", () => {
       "POST",
       crds,
       crd("badrules", {
+        // replicas declared: kube exposes only declared fields, and an undefined one would be a
+        // second issue in the message.
+        properties: { replicas: { type: "integer" } },
         "x-kubernetes-validations": [{ rule: "self.replicas.frobnicate()", message: "m" }],
       }),
     );

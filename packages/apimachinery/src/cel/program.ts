@@ -10,7 +10,12 @@ import { installMeter, metered } from "./cost.js";
 import { kubernetesEnvironment } from "./environment.js";
 import { type CostEstimate, estimateAst } from "./estimate.js";
 import { RE2_MATCHES } from "./library/regex.js";
-import { declareSchemaType, type FormatConverters, toCelValue } from "./schema-types.js";
+import {
+  declareSchemaType,
+  type FormatConverters,
+  type ObjectFields,
+  toCelValue,
+} from "./schema-types.js";
 import type { SizeDecl } from "./size-estimate.js";
 
 /**
@@ -125,7 +130,58 @@ function compileError(expr: string, e: Error & { range?: { start: number } }): C
 
 const CACHE_LIMIT = 4096;
 
-function compileIn(env: Environment, expr: string): CelProgram | CelCompileError {
+/** A typed scope's object types: the variables' types and each object type's fields. */
+interface Typing {
+  variables: Record<string, string>;
+  objects: ObjectFields;
+}
+
+interface SelectNode {
+  op: string;
+  args: unknown;
+  start?: number;
+  end?: number;
+}
+
+/**
+ * The first `has()` of a field its object type does not declare: cel-js does not check a
+ * presence test's field, cel-go does (`undefined field`). Only selections from a variable
+ * through declared object fields are resolved; anything else is left to evaluation.
+ */
+function undefinedPresenceTest(node: unknown, typing: Typing): SelectNode | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const found = undefinedPresenceTest(n, typing);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isNode(node)) return undefined;
+  const args = node.args;
+  if (node.op === "call" && Array.isArray(args) && args[0] === "has") {
+    const sel = (args[1] as unknown[])?.[0] as SelectNode | undefined;
+    if (sel?.op === ".") {
+      const [operand, field] = sel.args as [SelectNode, string];
+      const t = selectedType(operand, typing);
+      const fields = t === undefined ? undefined : typing.objects.get(t);
+      if (fields && !Object.hasOwn(fields, field)) return sel;
+    }
+  }
+  if (Array.isArray(args) || isNode(args)) return undefinedPresenceTest(args, typing);
+  if (args && typeof args === "object") return undefinedPresenceTest(Object.values(args), typing);
+  return undefined;
+}
+
+/** The declared type a chain of field selections from a variable reaches, if it is one. */
+function selectedType(n: SelectNode, typing: Typing): string | undefined {
+  if (n.op === "id") return typing.variables[n.args as string];
+  if (n.op !== ".") return undefined;
+  const [operand, field] = n.args as [SelectNode, string];
+  const t = selectedType(operand, typing);
+  return t === undefined ? undefined : typing.objects.get(t)?.[field];
+}
+
+function compileIn(env: Environment, expr: string, typing?: Typing): CelProgram | CelCompileError {
   try {
     const parsed = env.parse(expr) as unknown as ((v: Record<string, unknown>) => unknown) & {
       ast: unknown;
@@ -133,6 +189,15 @@ function compileIn(env: Environment, expr: string): CelProgram | CelCompileError
     };
     bindMatches(parsed.ast);
     const checked = parsed.check();
+    const undefinedField = checked.valid && typing && undefinedPresenceTest(parsed.ast, typing);
+    if (undefinedField) {
+      const [, field] = undefinedField.args as [unknown, string];
+      // Pointed at the field's dot, as cel-go points at other undefined fields.
+      const e = Object.assign(new Error(`No such key: ${field}`), {
+        range: { start: undefinedField.end ?? 0 },
+      });
+      return compileError(expr, e);
+    }
     return checked.valid
       ? Object.assign(parsed, { type: checked.type ?? "dyn" })
       : compileError(expr, checked.error as Error);
@@ -145,12 +210,13 @@ function compileIn(env: Environment, expr: string): CelProgram | CelCompileError
 interface CompileScope {
   env: Environment;
   programs: Map<string, CelProgram | CelCompileError>;
+  typing?: Typing;
 }
 
 function compiled(scope: CompileScope, expr: string): CelProgram | CelCompileError {
   let p = scope.programs.get(expr);
   if (!p) {
-    p = compileIn(scope.env, expr);
+    p = compileIn(scope.env, expr, scope.typing);
     if (scope.programs.size >= CACHE_LIMIT) {
       scope.programs.delete(scope.programs.keys().next().value as string);
     }
@@ -219,10 +285,16 @@ export function compileRule(
   let typed = byKind.get(key);
   if (!typed) {
     const env = libraries.clone();
-    const selfType = declareSchemaType(env, scope.schema, "Object", scope.root);
+    const objects: ObjectFields = new Map();
+    const selfType = declareSchemaType(env, scope.schema, "Object", scope.root, objects);
+    const oldSelfType = optionalOldSelf ? "optional<dyn>" : selfType;
     env.registerVariable("self", selfType);
-    env.registerVariable("oldSelf", optionalOldSelf ? "optional<dyn>" : selfType);
-    typed = { env, programs: new Map() };
+    env.registerVariable("oldSelf", oldSelfType);
+    typed = {
+      env,
+      programs: new Map(),
+      typing: { variables: { self: selfType, oldSelf: oldSelfType }, objects },
+    };
     byKind.set(key, typed);
   }
   return compiled(typed, expr);

@@ -1,9 +1,10 @@
 /**
  * CEL types of a structural schema, as kube-apiserver declares `self` for a CRD rule
  * (`apiserver/pkg/cel/common/schemas.go` SchemaDeclType, `model.WithTypeAndObjectMeta`): objects
- * with properties are object types whose fields are the (escaped) property names, maps and lists
- * are typed by their items, `byte`/`duration`/`date`/`date-time` strings are bytes, durations and
- * timestamps; int-or-string, preserve-unknown-fields and embedded resources are dyn. Type
+ * are object types whose fields are the (escaped) declared property names (preserve-unknown-fields
+ * or not; embedded resources add apiVersion, kind and metadata), maps and lists are typed by their
+ * items, `byte`/`duration`/`date`/`date-time` strings are bytes, durations and timestamps;
+ * int-or-string is dyn. Type
  * checking against it finds what kube finds at CRD creation (`undefined field`, mismatched
  * operands). `toCelValue` shapes a JSON value to those types for evaluation.
  */
@@ -50,57 +51,105 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 function isDyn(s: JSONSchemaProps): boolean {
+  return s["x-kubernetes-int-or-string"] === true;
+}
+
+const RESOURCE_FIELDS = new Set(["kind", "apiVersion", "metadata"]);
+
+/** The fields of each object type declared for a schema, by type name. */
+export type ObjectFields = Map<string, Record<string, string>>;
+
+const propType = (s: JSONSchemaProps | undefined, name: string): unknown =>
+  s?.properties?.[name]?.type;
+
+/** kube's WithTypeAndObjectMeta: whether a resource root already declares what it adds. */
+function hasTypeAndObjectMeta(s: JSONSchemaProps): boolean {
+  const meta = s.properties?.metadata;
   return (
-    s["x-kubernetes-int-or-string"] === true ||
-    s["x-kubernetes-preserve-unknown-fields"] === true ||
-    s["x-kubernetes-embedded-resource"] === true
+    propType(s, "kind") === "string" &&
+    propType(s, "apiVersion") === "string" &&
+    meta?.type === "object" &&
+    propType(meta, "name") === "string" &&
+    propType(meta, "generateName") === "string"
   );
 }
 
-/** Registers the object types of `schema` in `env` under `name`; returns the CEL type of self. */
-export function declareSchemaType(
+/**
+ * Registers the object types of `schema` in `env` under `name`; returns the CEL type of the
+ * node, or undefined where kube does not expose it to CEL (no type and not int-or-string, an
+ * array or map of such). `x-kubernetes-preserve-unknown-fields` changes nothing: only declared
+ * properties are fields (kube: "we don't support validation rules on data that we don't have
+ * schema information for"), and an embedded resource is an object with `apiVersion`, `kind`
+ * and `metadata.name`/`generateName` besides its declared properties.
+ */
+function declType(
   env: Environment,
   schema: JSONSchemaProps | undefined,
   name: string,
   root: boolean,
-): string {
-  if (!schema || isDyn(schema)) return "dyn";
+  types: ObjectFields,
+): string | undefined {
+  if (!schema) return undefined;
+  if (isDyn(schema)) return "dyn";
   switch (schema.type) {
     case "object": {
-      if (schema.properties) {
-        const fields: Record<string, string> = {};
-        for (const [k, child] of Object.entries(schema.properties)) {
-          const field = escapeProperty(k);
-          if (field) fields[field] = declareSchemaType(env, child, `${name}.${field}`, false);
-        }
-        if (root) {
-          // The resource root always has these, whatever the schema says of them.
-          fields.apiVersion = "string";
-          fields.kind = "string";
-          const meta = `${name}.metadata`;
-          env.registerType(meta, { fields: { name: "string", generateName: "string" } });
-          fields.metadata = meta;
-        }
-        env.registerType(name, { fields });
-        // Objects compare by value in CEL (self == oldSelf is how immutability is written).
-        env.registerOperator(`${name} == ${name}`, celEqual);
-        // As in cel-go, null is assignable to an object type: `self.x == null` type-checks.
-        env.registerOperator(`${name} == null`, (a: unknown, b: unknown) => a === b);
-        return name;
-      }
       if (isObject(schema.additionalProperties)) {
-        const value = declareSchemaType(
+        const ap = schema.additionalProperties as JSONSchemaProps;
+        const value = declType(
           env,
-          schema.additionalProperties as JSONSchemaProps,
+          ap,
           `${name}.additionalProperties`,
-          false,
+          ap["x-kubernetes-embedded-resource"] === true,
+          types,
         );
-        return `map<string, ${value}>`;
+        return value === undefined ? undefined : `map<string, ${value}>`;
       }
-      return "dyn";
+      const fields: Record<string, string> = {};
+      const addMeta = root && !hasTypeAndObjectMeta(schema);
+      for (const [k, child] of Object.entries(schema.properties ?? {})) {
+        const field = escapeProperty(k);
+        // A root without kube's own kind, apiVersion and metadata gets them instead.
+        if (!field || (addMeta && RESOURCE_FIELDS.has(k))) continue;
+        const t = declType(
+          env,
+          child,
+          `${name}.${field}`,
+          child["x-kubernetes-embedded-resource"] === true,
+          types,
+        );
+        if (t !== undefined) fields[field] = t;
+      }
+      if (addMeta) {
+        // A resource root always has these, whatever the schema says of them.
+        fields.apiVersion = "string";
+        fields.kind = "string";
+        const meta = `${name}.metadata`;
+        const metaFields = { name: "string", generateName: "string" };
+        env.registerType(meta, { fields: metaFields });
+        types.set(meta, metaFields);
+        env.registerOperator(`${meta} == ${meta}`, celEqual);
+        env.registerOperator(`${meta} == null`, (a: unknown, b: unknown) => a === b);
+        fields.metadata = meta;
+      }
+      env.registerType(name, { fields });
+      types.set(name, fields);
+      // Objects compare by value in CEL (self == oldSelf is how immutability is written).
+      env.registerOperator(`${name} == ${name}`, celEqual);
+      // As in cel-go, null is assignable to an object type: `self.x == null` type-checks.
+      env.registerOperator(`${name} == null`, (a: unknown, b: unknown) => a === b);
+      return name;
     }
-    case "array":
-      return `list<${declareSchemaType(env, schema.items as JSONSchemaProps | undefined, `${name}.items`, false)}>`;
+    case "array": {
+      const items = isObject(schema.items) ? (schema.items as JSONSchemaProps) : undefined;
+      const item = declType(
+        env,
+        items,
+        `${name}.items`,
+        items?.["x-kubernetes-embedded-resource"] === true,
+        types,
+      );
+      return item === undefined ? undefined : `list<${item}>`;
+    }
     case "string":
       switch (schema.format) {
         case "byte":
@@ -120,8 +169,23 @@ export function declareSchemaType(
     case "boolean":
       return "bool";
     default:
-      return "dyn";
+      return undefined;
   }
+}
+
+/**
+ * Registers the object types of `schema` in `env` under `name`; returns the CEL type of self
+ * (dyn where kube would not expose the node: rules there see an untyped value).
+ */
+export function declareSchemaType(
+  env: Environment,
+  schema: JSONSchemaProps | undefined,
+  name: string,
+  root: boolean,
+  types: ObjectFields = new Map(),
+): string {
+  const embedded = schema?.["x-kubernetes-embedded-resource"] === true;
+  return declType(env, schema, name, root || embedded, types) ?? "dyn";
 }
 
 /** The typed environment's conversions of formatted strings (set by the environment). */
