@@ -14,8 +14,7 @@
  * changed left undecided).
  *
  * `exact` is false when the expression uses something whose estimate this port cannot
- * reproduce with certainty (dyn values, optional access, `cel.bind`, iteration over computed
- * lists, equality of Kubernetes' library types, the string `format` and named formats):
+ * reproduce with certainty (dyn values, optional access, `cel.bind`, equality of Kubernetes' library types, the string `format` and named formats):
  * callers then make no decision on the estimate rather than refuse what the cluster might
  * accept.
  */
@@ -161,8 +160,6 @@ function replacedSize(sz: Range, from: Range, to: Range): Range {
 class Estimator {
   private readonly paths = new WeakMap<Node, string[]>();
   private readonly sizes = new WeakMap<Node, Range>();
-  /** Results whose size this port knows cel-go versions disagree on. */
-  private readonly unsure = new WeakSet<Node>();
   private readonly locals = new Map<string, string[][]>();
   inexact: string | undefined;
 
@@ -242,7 +239,6 @@ class Estimator {
 
   /** cel-go's computeSize: computed, literal, schema, scalar; undefined when unknown. */
   private computeSize(n: Node): Range | undefined {
-    if (this.unsure.has(n)) this.giveUp("the size of a computed value");
     return (
       this.sizes.get(n) ??
       this.literalSize(n) ??
@@ -257,7 +253,6 @@ class Estimator {
 
   /** Kubernetes' library sizeEstimate: computed, literal or schema size, else unknown. */
   private libSize(n: Node): Range {
-    if (this.unsure.has(n)) this.giveUp("the size of a computed value");
     return this.sizes.get(n) ?? this.literalSize(n) ?? this.schemaSize(this.path(n)) ?? UNKNOWN;
   }
 
@@ -322,7 +317,6 @@ class Estimator {
         const [c, t, f] = n.args as [Node, Node, Node];
         const cost = add(this.cost(c), union(this.cost(t), this.cost(f)));
         this.sizes.set(n, union(this.size(t), this.size(f)));
-        if (this.unsure.has(t) || this.unsure.has(f)) this.unsure.add(n);
         return cost;
       }
       case "==":
@@ -625,7 +619,13 @@ class Estimator {
     this.sizes.set(n, size);
   }
 
-  /** cel-go's macro expansions: init + result + range size x (condition + step). */
+  /**
+   * cel-go's macro expansions: init + result + range size x (condition + step). As cel-go 0.22
+   * (kube 1.32) does, whatever the range (a schema field, a literal, a computed list): the
+   * iteration variable's path is the range's path (none for a computed range) plus `@items` or
+   * `@keys`, and the macro's result is sized as its range, whichever macro it is (later
+   * releases size `all` and `exists` by their literal accumulator).
+   */
   private macro(node: Node, name: string, target: Node | undefined, args: Node[]): Range {
     const iterVar = args[0];
     if (!target || !iterVar || iterVar.op !== "id") {
@@ -635,8 +635,9 @@ class Estimator {
     const rangeCost = this.cost(target);
     const k = this.kind(target);
     const p = this.path(target);
-    if (!p || (k !== "list" && k !== "map")) this.giveUp(`${name}() over a computed value`);
+    if (k !== "list" && k !== "map") this.giveUp(`${name}() over a ${k} value`);
     const rangeCnt = this.size(target);
+    this.sizes.set(node, rangeCnt);
     const v = iterVar.args as string;
     const stack = this.locals.get(v) ?? [];
     stack.push([...(p ?? []), k === "map" ? "@keys" : "@items"]);
@@ -668,9 +669,7 @@ class Estimator {
         step = add(first, union(fixed(2), fixed(1)));
         return add(add(add(rangeCost, init), fixed(2)), mul(rangeCnt, add(step, cond)));
       case "map":
-        // @result + [t], or p ? @result + [t] : @result. The result's size is the range's in
-        // later cel-go releases and unknown in earlier ones: using it is not exact.
-        this.unsure.add(node);
+        // @result + [t], or p ? @result + [t] : @result
         init = fixed(LIST_CREATE);
         cond = fixed(0);
         step =
@@ -680,7 +679,6 @@ class Estimator {
         break;
       case "filter":
         // p ? @result + [x] : @result
-        this.unsure.add(node);
         init = fixed(LIST_CREATE);
         cond = fixed(0);
         step = add(first, union(fixed(13), fixed(1)));
