@@ -29,6 +29,14 @@ import {
 import { requestInfo } from "./filters/request-info.js";
 import { serveHealth } from "./health.js";
 import type { ApiServerMetrics } from "./metrics.js";
+import {
+  JSON_TYPE,
+  negotiateOutput,
+  PROTOBUF,
+  SERVED_TYPES,
+  STREAM_TYPES,
+  YAML_TYPE,
+} from "./negotiation.js";
 import { handleNonResource, version } from "./non-resource.js";
 import {
   partialObjectMetadata,
@@ -43,9 +51,6 @@ import { serveWatch } from "./watch-stream.js";
 import {
   bodyFacts,
   decodeBody,
-  negotiate,
-  PROTOBUF,
-  preferredType,
   readBody,
   sendError,
   sendJson,
@@ -110,7 +115,7 @@ export function createHandler(deps: HandlerDeps) {
     try {
       await run(ctx);
     } catch (err) {
-      if (!res.headersSent) sendError(res, err, ctx.warnings);
+      if (!res.headersSent) sendError(res, err, ctx.warnings, req.headers.accept);
       else res.end();
     }
     // Answers are written by now; a watch counts when its stream is set up.
@@ -211,7 +216,9 @@ export function createHandler(deps: HandlerDeps) {
       );
     }
     const tableOpts = wantsTable(req.headers.accept, query);
-    negotiate(req.headers.accept);
+    // kube negotiates the answer's type before doing anything: a 406 changes nothing.
+    const output = negotiateOutput(req.headers.accept, { protobuf: !info.custom });
+    if (!output) throw errors.notAcceptable([...SERVED_TYPES]);
 
     switch (verb) {
       case "get": {
@@ -225,9 +232,8 @@ export function createHandler(deps: HandlerDeps) {
         return;
       }
       case "watch": {
-        // Watch streams are JSON (protobuf-framed watch events are not served).
-        if (preferredType(req.headers.accept) === PROTOBUF)
-          throw errors.notAcceptable(["application/json", "application/yaml"]);
+        // YAML has no streaming form (kube's NegotiateOutputMediaTypeStream).
+        if (output === YAML_TYPE) throw errors.notAcceptable([...STREAM_TYPES]);
         // The deprecated /watch/<…>/<name> form watches one object.
         if (rp.name !== undefined) {
           const fs = query.get("fieldSelector");
@@ -240,7 +246,11 @@ export function createHandler(deps: HandlerDeps) {
           : wantsPartialMetadata(req.headers.accept)
             ? partialObjectMetadata
             : undefined;
-        serveWatch(deps.store, rest, deps.watches, res, scope, render);
+        serveWatch(deps.store, rest, deps.watches, res, scope, {
+          ...(render ? { render } : {}),
+          // Tables and partial metadata are streamed as JSON.
+          protobuf: output === PROTOBUF && !render,
+        });
         return;
       }
       case "create": {
@@ -334,11 +344,10 @@ export function createHandler(deps: HandlerDeps) {
       sendJson(res, code, toPartialMetadata(body), warningHeader(warnings));
       return;
     }
-    const type = preferredType(accept);
+    const type = negotiateOutput(accept, { protobuf: !scope.info.custom }) ?? JSON_TYPE;
     if (type === PROTOBUF) {
       const encoded = encodeProtobuf(body);
-      // Custom resources and Tables have no protobuf form, as on kube-apiserver.
-      if (!encoded) throw errors.notAcceptable(["application/json", "application/yaml"]);
+      if (!encoded) throw errors.notAcceptable([...SERVED_TYPES]);
       sendProtobuf(res, code, encoded, warningHeader(warnings));
       return;
     }

@@ -272,3 +272,21 @@ export function encodeProtobuf(obj: JsonObject): Buffer | undefined {
     .finish();
   return Buffer.concat([magic, envelope]);
 }
+
+/**
+ * One event of a protobuf watch (`application/vnd.kubernetes.protobuf;stream=watch`), as
+ * kube-apiserver frames it: a 4-byte big-endian length, then a metav1.WatchEvent message with no
+ * envelope of its own (the stream's raw serializer), whose `object` is a RawExtension holding the
+ * object as a `k8s\0`-enveloped protobuf body. Undefined when the object has no protobuf form.
+ */
+export function encodeWatchFrame(type: string, object: JsonObject): Buffer | undefined {
+  const raw = encodeProtobuf(object);
+  if (!raw) return undefined;
+  const event = schemas()
+    .lookupType(`${META}.WatchEvent`)
+    .encode({ type, object: { raw } })
+    .finish();
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(event.length);
+  return Buffer.concat([length, event]);
+}

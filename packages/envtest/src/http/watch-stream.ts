@@ -1,5 +1,6 @@
 /**
- * Serves a watch over HTTP: chunked newline-delimited JSON, headers flushed at once (an idle
+ * Serves a watch over HTTP: chunked newline-delimited JSON (or length-prefixed protobuf
+ * WatchEvent frames for clients that negotiated protobuf), headers flushed at once (an idle
  * watch must still reach client-node, whose informer otherwise hangs), client disconnects seen on
  * the response (the request closes as soon as its empty body is read on Node 20), objects
  * rendered as the client asked (Table rows for kubectl get -w, metadata only), and registration
@@ -16,6 +17,8 @@ import type { ObjectRest } from "../rest/objects.js";
 import type { RequestScope } from "../rest/scope.js";
 import { startWatch, type WatchSink } from "../rest/watch.js";
 import type { Store } from "../store/store.js";
+import { PROTOBUF } from "./negotiation.js";
+import { encodeWatchFrame } from "./protobuf.js";
 import { warningHeader } from "./wire.js";
 
 /** Bytes of unsent events a watch may hold before it is closed as unresponsive. */
@@ -97,16 +100,25 @@ function convertingSink(
   };
 }
 
+export interface WatchOptions {
+  /** Renders each object as the client asked (Table rows, partial metadata). */
+  render?: (o: KubeObject, first: boolean) => KubeObject;
+  /** Length-prefixed protobuf WatchEvent frames instead of newline-delimited JSON. */
+  protobuf?: boolean;
+}
+
 export function serveWatch(
   store: Store,
   rest: ObjectRest,
   watches: Set<{ close(): void }>,
   res: ServerResponse,
   scope: RequestScope,
-  render?: (o: KubeObject, first: boolean) => KubeObject,
+  opts: WatchOptions = {},
 ): void {
+  const { render, protobuf } = opts;
   res.writeHead(200, {
-    "Content-Type": "application/json",
+    // kube names the protobuf stream's framing; JSON is newline-delimited either way.
+    "Content-Type": protobuf ? `${PROTOBUF};stream=watch` : "application/json",
     "Transfer-Encoding": "chunked",
     "Cache-Control": "no-cache, private",
     ...warningHeader(scope.warnings),
@@ -131,7 +143,9 @@ export function serveWatch(
   const sink: WatchSink = {
     send(type, object) {
       if (ended) return;
-      res.write(`${JSON.stringify({ type, object })}\n`);
+      res.write(
+        (protobuf && encodeWatchFrame(type, object)) || `${JSON.stringify({ type, object })}\n`,
+      );
       if (res.writableLength > MAX_WATCH_BUFFER) drop();
       else if (res.writableLength > LAGGING) {
         lagging.add(self);

@@ -6,9 +6,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import { isObject, type KubeObject } from "../api/types.js";
+import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import { inspectBody } from "./json-duplicates.js";
-import { decodeProtobuf } from "./protobuf.js";
+import { errorOutput, PROTOBUF, YAML_TYPE } from "./negotiation.js";
+import { decodeProtobuf, encodeProtobuf } from "./protobuf.js";
 
 /** What decoding learned of a JSON body's text that its parsed object no longer shows. */
 export interface BodyFacts {
@@ -55,7 +56,12 @@ function isTooDeep(err: unknown): boolean {
   return err instanceof RangeError && /call stack/i.test(err.message);
 }
 
-export function sendError(res: ServerResponse, err: unknown, warnings: string[] = []): void {
+export function sendError(
+  res: ServerResponse,
+  err: unknown,
+  warnings: string[] = [],
+  accept?: string,
+): void {
   const e =
     err instanceof ApiError
       ? err
@@ -68,7 +74,14 @@ export function sendError(res: ServerResponse, err: unknown, warnings: string[] 
       `envtest internal error: ${err instanceof Error ? err.stack : String(err)}`,
     );
   }
-  sendJson(res, e.code, e.status, { ...e.headers, ...warningHeader(warnings) });
+  const headers = { ...e.headers, ...warningHeader(warnings) };
+  // Statuses are negotiated as kube's ErrorNegotiated does: protobuf or YAML when the client
+  // prefers them, JSON when nothing it accepts can be written.
+  const type = errorOutput(accept);
+  const encoded = type === PROTOBUF ? encodeProtobuf(e.status as unknown as JsonObject) : undefined;
+  if (encoded) sendProtobuf(res, e.code, encoded, headers);
+  else
+    sendJson(res, e.code, e.status, headers, type === YAML_TYPE ? YAML_TYPE : "application/json");
 }
 
 export function warningHeader(warnings: string[]): Record<string, string[]> {
@@ -174,23 +187,7 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
   return v as KubeObject;
 }
 
-export const PROTOBUF = "application/vnd.kubernetes.protobuf";
-
-/**
- * JSON unless the client prefers YAML (the first acceptable type it lists), or accepts only
- * protobuf (then protobuf: clients that also take JSON get JSON, which every client decodes).
- */
-export function preferredType(accept: string | undefined): string {
-  let protobuf = false;
-  for (const t of (accept ?? "").split(",")) {
-    const type = t.split(";")[0]!.trim().toLowerCase();
-    if (type === "application/yaml") return "application/yaml";
-    if (type === "application/json" || type === "*/*" || type === "application/*")
-      return "application/json";
-    if (type === PROTOBUF) protobuf = true;
-  }
-  return protobuf ? PROTOBUF : "application/json";
-}
+export { PROTOBUF };
 
 /** Writes a protobuf body. */
 export function sendProtobuf(
@@ -206,25 +203,4 @@ export function sendProtobuf(
     ...headers,
   });
   res.end(body);
-}
-
-/** 406 when the client accepts nothing we can produce. */
-export function negotiate(accept: string | undefined): void {
-  if (!accept) return;
-  const types = accept.split(",").map((t) => t.split(";")[0]!.trim().toLowerCase());
-  const ok = types.some(
-    (t) =>
-      t === "*/*" ||
-      t === "application/*" ||
-      t === "application/json" ||
-      t === "application/yaml" ||
-      t === PROTOBUF ||
-      t === "",
-  );
-  if (!ok)
-    throw errors.notAcceptable([
-      "application/json",
-      "application/yaml",
-      "application/vnd.kubernetes.protobuf",
-    ]);
 }
