@@ -168,6 +168,57 @@ describe("output negotiation", () => {
   });
 });
 
+describe("the metadata client (garbage collector, namespace controller)", () => {
+  const accept = (as: string) =>
+    `${PB};as=${as};g=meta.k8s.io;v=v1,application/json;as=${as};g=meta.k8s.io;v=v1,application/json`;
+
+  it("gets PartialObjectMetadataLists in protobuf, for custom resources too", async () => {
+    for (const [path, name] of [
+      [`${ns}/configmaps`, "neg"],
+      ["/apis/example.com/v1/namespaces/default/widgets", "w"],
+    ] as const) {
+      const r = await api(env, "GET", path, undefined, {
+        accept: accept("PartialObjectMetadataList"),
+      });
+      expect([r.status, r.headers["content-type"]]).toEqual([200, PB]);
+      const { typeMeta, obj } = unwrap(
+        r.bytes,
+        "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList",
+      );
+      expect(typeMeta).toEqual({ apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadataList" });
+      expect(obj.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toContain(name);
+    }
+  });
+
+  it("watches PartialObjectMetadata in protobuf frames", async () => {
+    const w = await rawWatch(
+      `${ns}/configmaps?watch=1&fieldSelector=metadata.name%3Dmeta1`,
+      accept("PartialObjectMetadata"),
+    );
+    try {
+      expect(w.res.headers["content-type"]).toBe(`${PB};stream=watch`);
+      await api(env, "POST", `${ns}/configmaps`, { metadata: { name: "meta1" } });
+      await eventually(() => expect(frames(w.body()).frames).toHaveLength(1));
+      const t = type("k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent");
+      const ev = t.toObject(t.decode(frames(w.body()).frames[0]!)) as {
+        type: string;
+        object: { raw: Uint8Array };
+      };
+      const { typeMeta, obj } = unwrap(
+        ev.object.raw,
+        "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
+      );
+      expect([ev.type, typeMeta.kind, obj.metadata.name]).toEqual([
+        "ADDED",
+        "PartialObjectMetadata",
+        "meta1",
+      ]);
+    } finally {
+      w.close();
+    }
+  });
+});
+
 // ---- error Statuses ------------------------------------------------------------------------------
 
 describe("error Statuses", () => {

@@ -248,8 +248,8 @@ export function createHandler(deps: HandlerDeps) {
             : undefined;
         serveWatch(deps.store, rest, deps.watches, res, scope, {
           ...(render ? { render } : {}),
-          // Tables and partial metadata are streamed as JSON.
-          protobuf: output === PROTOBUF && !render,
+          // Tables have no protobuf message: their rows are streamed as JSON.
+          protobuf: output === PROTOBUF && !tableOpts,
         });
         return;
       }
@@ -341,7 +341,15 @@ export function createHandler(deps: HandlerDeps) {
       return;
     }
     if (wantsPartialMetadata(accept) && scope.subresource !== "scale") {
-      sendJson(res, code, toPartialMetadata(body), warningHeader(warnings));
+      const partial = toPartialMetadata(body);
+      // The metadata client's protobuf clause (`…protobuf;as=PartialObjectMetadataList;…`) is
+      // served for every resource, custom ones included: its messages are meta.k8s.io's.
+      const encoded =
+        negotiateOutput(accept, { protobuf: true }) === PROTOBUF
+          ? encodeProtobuf(partial)
+          : undefined;
+      if (encoded) sendProtobuf(res, code, encoded, warningHeader(warnings));
+      else sendJson(res, code, partial, warningHeader(warnings));
       return;
     }
     const type = negotiateOutput(accept, { protobuf: !scope.info.custom }) ?? JSON_TYPE;

@@ -140,6 +140,11 @@ function messageType(apiVersion: string, kind: string): pb.Type | undefined {
   const slash = apiVersion.indexOf("/");
   const group = slash < 0 ? "" : apiVersion.slice(0, slash);
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  // meta.k8s.io's kinds (PartialObjectMetadata, the metadata client's answers) live in apimachinery.
+  if (group === "meta.k8s.io") {
+    const found = schemas().lookup(`${META}.${kind}`);
+    return version === "v1" && found instanceof pb.Type ? found : undefined;
+  }
   // Subresource kinds (TokenRequest, Eviction) are not resources of their own: their package
   // follows the group's first label, as k8s.io/api lays out its packages.
   const def =
