@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
+import { doc } from "../src/registry/printing/describe.js";
 import { api, kubectl } from "./helpers.js";
 
 let env: TestEnv;
@@ -393,5 +394,219 @@ describe("kubectl get for API machinery kinds", () => {
     expect(row).toEqual(["reader", expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)]);
     const crd = await kubectl(env, ["get", "crd"]);
     expect(crd.stderr).toBe("No resources found");
+  });
+});
+
+describe("kubectl get for nodes, events and priority classes", () => {
+  it("prints nodes' roles, scheduling state and wide system columns", async () => {
+    const created = await api(env, "POST", "/api/v1/nodes", {
+      metadata: {
+        name: "worker-1",
+        labels: { "node-role.kubernetes.io/worker": "", "kubernetes.io/role": "gpu" },
+      },
+      spec: { unschedulable: true },
+    });
+    expect(created.status).toBe(201);
+    const status = await api(
+      env,
+      "PATCH",
+      "/api/v1/nodes/worker-1/status",
+      {
+        status: {
+          conditions: [{ type: "Ready", status: "False", reason: "KubeletNotReady" }],
+          addresses: [
+            { type: "Hostname", address: "worker-1" },
+            { type: "InternalIP", address: "10.0.0.7" },
+          ],
+          nodeInfo: { kubeletVersion: "v1.32.0", osImage: "Debian GNU/Linux 12 (bookworm)" },
+        },
+      },
+      { contentType: "application/merge-patch+json" },
+    );
+    expect(status.status).toBe(200);
+    expect(await table(["node", "worker-1", "-o", "wide"])).toEqual([
+      [
+        "NAME",
+        "STATUS",
+        "ROLES",
+        "AGE",
+        "VERSION",
+        "INTERNAL-IP",
+        "EXTERNAL-IP",
+        "OS-IMAGE",
+        "KERNEL-VERSION",
+        "CONTAINER-RUNTIME",
+      ],
+      [
+        "worker-1",
+        "NotReady,SchedulingDisabled",
+        "gpu,worker",
+        AGE,
+        "v1.32.0",
+        "10.0.0.7",
+        "<none>",
+        "Debian GNU/Linux 12 (bookworm)",
+        "<unknown>",
+        "<unknown>",
+      ],
+    ]);
+  });
+
+  it("prints events (core/v1 and events.k8s.io/v1) with their wide columns", async () => {
+    const core = await api(env, "POST", "/api/v1/namespaces/default/events", {
+      metadata: { name: "web.1" },
+      involvedObject: {
+        kind: "Pod",
+        name: "web",
+        namespace: "default",
+        fieldPath: "spec.containers{app}",
+      },
+      reason: "Pulled",
+      message: "Container image pulled  ",
+      type: "Normal",
+      source: { component: "kubelet", host: "worker-1" },
+      firstTimestamp: "2020-01-01T00:00:00Z",
+      lastTimestamp: "2020-01-01T00:00:00Z",
+      count: 6,
+    });
+    expect(core.status).toBe(201);
+    const [head, row] = await table([
+      "events",
+      "--field-selector=metadata.name=web.1",
+      "-o",
+      "wide",
+    ]);
+    expect(head).toEqual([
+      "LAST SEEN",
+      "TYPE",
+      "REASON",
+      "OBJECT",
+      "SUBOBJECT",
+      "SOURCE",
+      "MESSAGE",
+      "FIRST SEEN",
+      "COUNT",
+      "NAME",
+    ]);
+    const longAgo = expect.stringMatching(/^\d+y\d*d?$/);
+    expect(row).toEqual([
+      longAgo,
+      "Normal",
+      "Pulled",
+      "pod/web",
+      "spec.containers{app}",
+      "kubelet, worker-1",
+      "Container image pulled",
+      longAgo,
+      "6",
+      "web.1",
+    ]);
+    const v1 = await api(env, "POST", "/apis/events.k8s.io/v1/namespaces/default/events", {
+      metadata: { name: "web.2" },
+      eventTime: "2020-01-01T00:00:00.000000Z",
+      regarding: { kind: "Deployment", name: "web", namespace: "default" },
+      reason: "ScalingReplicaSet",
+      action: "Scale",
+      note: "Scaled up",
+      type: "Normal",
+      reportingController: "deployment-controller",
+      reportingInstance: "kcm-1",
+    });
+    expect(v1.status).toBe(201);
+    const [v1Head, v1Row] = await table([
+      "events.events.k8s.io",
+      "--field-selector=metadata.name=web.2",
+      "-o",
+      "wide",
+    ]);
+    expect(v1Head).toEqual(head);
+    expect(v1Row).toEqual([
+      longAgo,
+      "Normal",
+      "ScalingReplicaSet",
+      "deployment/web",
+      "",
+      "deployment-controller, kcm-1",
+      "Scaled up",
+      longAgo,
+      "1",
+      "web.2",
+    ]);
+  });
+
+  it("prints priority classes' preemption policy without -o wide", async () => {
+    expect(await table(["priorityclass", "system-node-critical"])).toEqual([
+      ["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"],
+      ["system-node-critical", "2000001000", "false", AGE, "PreemptLowerPriority"],
+    ]);
+  });
+});
+
+describe("wide selectors and column descriptions", () => {
+  it("prints a ReplicationController's label-set selector and a CronJob's job selector", async () => {
+    const rc = await api(env, "POST", "/api/v1/namespaces/default/replicationcontrollers", {
+      metadata: { name: "legacy" },
+      spec: {
+        replicas: 0,
+        selector: { tier: "fe", app: "legacy" },
+        template: {
+          metadata: { labels: { tier: "fe", app: "legacy" } },
+          spec: { containers: [{ name: "c", image: "nginx" }] },
+        },
+      },
+    });
+    expect(rc.status).toBe(201);
+    expect(await table(["rc", "legacy", "-o", "wide"])).toEqual([
+      ["NAME", "DESIRED", "CURRENT", "READY", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"],
+      ["legacy", "0", "0", "0", AGE, "c", "nginx", "app=legacy,tier=fe"],
+    ]);
+    const cj = await api(env, "POST", "/apis/batch/v1/namespaces/default/cronjobs", {
+      metadata: { name: "nightly" },
+      spec: {
+        schedule: "0 0 * * *",
+        jobTemplate: {
+          spec: {
+            selector: { matchLabels: { run: "nightly" } },
+            manualSelector: true,
+            template: {
+              metadata: { labels: { run: "nightly" } },
+              spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] },
+            },
+          },
+        },
+      },
+    });
+    expect(cj.status).toBe(201);
+    const [, row] = await table(["cronjob", "nightly", "-o", "wide"]);
+    expect(row!.slice(7)).toEqual(["c", "busybox", "run=nightly"]);
+  });
+
+  it("describes columns with the 1.32 OpenAPI docs of the fields kube's printers cite", async () => {
+    const t = await api(env, "GET", "/apis/apps/v1/namespaces/default/deployments", undefined, {
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io",
+    });
+    const described = Object.fromEntries(
+      (t.body.columnDefinitions as { name: string; description: string }[]).map((c) => [
+        c.name,
+        c.description,
+      ]),
+    );
+    expect(described).toMatchObject({
+      Name: doc("apimachinery.pkg.apis.meta.v1.ObjectMeta", "name"),
+      "Up-to-date": doc("api.apps.v1.DeploymentStatus", "updatedReplicas"),
+      Age: doc("apimachinery.pkg.apis.meta.v1.ObjectMeta", "creationTimestamp"),
+      Selector: doc("api.apps.v1.DeploymentSpec", "selector"),
+    });
+    expect(described.Selector).toMatch(/^Label selector for pods\./);
+    const pvs = await api(env, "GET", "/api/v1/persistentvolumes", undefined, {
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io",
+    });
+    expect(pvs.body.columnDefinitions[6]).toEqual({
+      name: "StorageClass",
+      type: "string",
+      format: "",
+      description: "StorageClass of the pv",
+      priority: 0,
+    });
   });
 });

@@ -31,7 +31,7 @@ import { endpointSlices } from "./discovery/endpoint-slices.js";
 import { ingresses } from "./networking/ingresses.js";
 import { podDisruptionBudgets } from "./policy/pod-disruption-budgets.js";
 import { genericPrinters } from "./printing/index.js";
-import { rbacObjects, roleBindings } from "./rbac/rbac.js";
+import { clusterRoleBindings, rbacObjects, roleBindings } from "./rbac/rbac.js";
 import { priorityClasses } from "./scheduling/priority-classes.js";
 import { genericStrategy, type ResourceStrategy } from "./strategy.js";
 
@@ -57,7 +57,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["rbac.authorization.k8s.io/roles", rbacObjects],
   ["rbac.authorization.k8s.io/rolebindings", roleBindings],
   ["rbac.authorization.k8s.io/clusterroles", rbacObjects],
-  ["rbac.authorization.k8s.io/clusterrolebindings", roleBindings],
+  ["rbac.authorization.k8s.io/clusterrolebindings", clusterRoleBindings],
   ["/endpoints", endpoints],
   ["/limitranges", limitRanges],
   ["discovery.k8s.io/endpointslices", endpointSlices],

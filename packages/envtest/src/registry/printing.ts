@@ -116,23 +116,26 @@ const imagesColumn: PrinterColumnDefinition = {
   type: "string",
   description: "Images referenced by each container in the template.",
 };
-const selectorColumn: PrinterColumnDefinition = {
-  name: "Selector",
-  type: "string",
-  description:
-    "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
-};
-
 /**
  * The wide Containers, Images (and Selector) columns of the workload printers, read from the
  * pod template at `spec.template` (`spec.jobTemplate.spec.template` for CronJobs).
  */
 export function templateWide(
   base: Printer,
-  opts: { selector: boolean; template?: (o: KubeObject) => unknown } = { selector: true },
+  opts: {
+    /** The Selector column's description (the kind's `spec.selector` doc), or no such column. */
+    selector: string | false;
+    template?: (o: KubeObject) => unknown;
+    /** The Selector cell, when the selector is not a LabelSelector at `spec.selector`. */
+    selectorCell?: (o: KubeObject) => string;
+  },
 ): Printer {
   const templateOf = opts.template ?? ((o: KubeObject) => objectAt(o.spec).template);
-  const columns = [containersColumn, imagesColumn, ...(opts.selector ? [selectorColumn] : [])];
+  const selector: PrinterColumnDefinition[] =
+    opts.selector === false
+      ? []
+      : [{ name: "Selector", type: "string", description: opts.selector }];
+  const columns = [containersColumn, imagesColumn, ...selector];
   return withWide(base, columns, (o) => {
     const containers = (objectAt(objectAt(templateOf(o)).spec).containers ?? []) as {
       name?: string;
@@ -142,13 +145,10 @@ export function templateWide(
       containers.map((c) => c.name ?? "").join(","),
       containers.map((c) => c.image ?? "").join(","),
     ];
-    if (opts.selector) out.push(formatLabelSelector(selectorOf(o)) || "<none>");
+    if (opts.selector !== false)
+      out.push(
+        opts.selectorCell?.(o) ?? (formatLabelSelector(objectAt(o.spec).selector) || "<none>"),
+      );
     return out;
   });
-}
-
-function selectorOf(o: KubeObject): unknown {
-  const spec = objectAt(o.spec);
-  if (o.kind === "CronJob") return objectAt(objectAt(spec.jobTemplate).spec).selector;
-  return spec.selector;
 }

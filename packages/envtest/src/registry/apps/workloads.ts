@@ -6,6 +6,7 @@
 import type { KubeObject } from "../../api/types.js";
 import { defaultPodTemplate } from "../core/pod-defaults.js";
 import { immutableSelector, statefulSetUpdate } from "../immutability.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateWorkload } from "../workload-validation.js";
@@ -45,18 +46,17 @@ export const deployments: ResourceStrategy = {
           {
             name: "Up-to-date",
             type: "string",
-            description:
-              "Total number of non-terminated pods targeted by this deployment that have the desired template spec.",
+            description: doc("api.apps.v1.DeploymentStatus", "updatedReplicas"),
           },
           {
             name: "Available",
             type: "string",
-            description:
-              "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
+            description: doc("api.apps.v1.DeploymentStatus", "availableReplicas"),
           },
         ],
         (o) => [readyOfDesired(o), st(o).updatedReplicas ?? 0, st(o).availableReplicas ?? 0],
       ),
+      { selector: doc("api.apps.v1.DeploymentSpec", "selector") },
     ),
 };
 
@@ -73,12 +73,25 @@ export const replicaSets: ResourceStrategy = {
     templateWide(
       namedPrinter(
         [
-          { name: "Desired", type: "integer", description: "Number of desired pods." },
-          { name: "Current", type: "integer", description: "Number of actual pods." },
-          { name: "Ready", type: "integer", description: "Number of ready pods." },
+          {
+            name: "Desired",
+            type: "integer",
+            description: doc("api.apps.v1.ReplicaSetSpec", "replicas"),
+          },
+          {
+            name: "Current",
+            type: "integer",
+            description: doc("api.apps.v1.ReplicaSetStatus", "replicas"),
+          },
+          {
+            name: "Ready",
+            type: "integer",
+            description: doc("api.apps.v1.ReplicaSetStatus", "readyReplicas"),
+          },
         ],
         (o) => [sp(o).replicas ?? 0, st(o).replicas ?? 0, st(o).readyReplicas ?? 0],
       ),
+      { selector: doc("api.apps.v1.ReplicaSetSpec", "selector") },
     ),
 };
 
@@ -128,36 +141,32 @@ export const daemonSets: ResourceStrategy = {
           {
             name: "Desired",
             type: "integer",
-            description: "The desired number of nodes that should be running the daemon pod.",
+            description: doc("api.apps.v1.DaemonSetStatus", "desiredNumberScheduled"),
           },
           {
             name: "Current",
             type: "integer",
-            description:
-              "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.",
+            description: doc("api.apps.v1.DaemonSetStatus", "currentNumberScheduled"),
           },
           {
             name: "Ready",
             type: "integer",
-            description:
-              "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.",
+            description: doc("api.apps.v1.DaemonSetStatus", "numberReady"),
           },
           {
             name: "Up-to-date",
             type: "integer",
-            description: "The total number of nodes that are running updated daemon pod",
+            description: doc("api.apps.v1.DaemonSetStatus", "updatedNumberScheduled"),
           },
           {
             name: "Available",
             type: "integer",
-            description:
-              "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)",
+            description: doc("api.apps.v1.DaemonSetStatus", "numberAvailable"),
           },
           {
             name: "Node Selector",
             type: "string",
-            description:
-              "NodeSelector is a selector which must be true for the pod to fit on a node.",
+            description: doc("api.core.v1.PodSpec", "nodeSelector"),
           },
         ],
         (o) => {
@@ -175,5 +184,6 @@ export const daemonSets: ResourceStrategy = {
           ];
         },
       ),
+      { selector: doc("api.apps.v1.DaemonSetSpec", "selector") },
     ),
 };

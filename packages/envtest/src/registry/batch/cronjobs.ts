@@ -5,6 +5,8 @@
  */
 import type { FieldError } from "@opgen/apimachinery/status";
 import { defaultPodTemplate } from "../core/pod-defaults.js";
+import { doc } from "../printing/describe.js";
+import { labelSelector } from "../printing/format.js";
 import { age, namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
@@ -76,18 +78,30 @@ export const cronJobs: ResourceStrategy = {
     templateWide(
       namedPrinter(
         [
-          { name: "Schedule", type: "string", description: "The schedule in Cron format." },
+          {
+            name: "Schedule",
+            type: "string",
+            description: doc("api.batch.v1.CronJobSpec", "schedule"),
+          },
           {
             name: "Timezone",
             type: "string",
-            description: "The time zone name for the given schedule.",
+            description: doc("api.batch.v1.CronJobSpec", "timeZone"),
           },
-          { name: "Suspend", type: "boolean", description: "Whether the cron job is suspended." },
-          { name: "Active", type: "integer", description: "Number of currently running jobs." },
+          {
+            name: "Suspend",
+            type: "boolean",
+            description: doc("api.batch.v1.CronJobSpec", "suspend"),
+          },
+          {
+            name: "Active",
+            type: "integer",
+            description: doc("api.batch.v1.CronJobStatus", "active"),
+          },
           {
             name: "Last Schedule",
             type: "string",
-            description: "Information when was the last time the job was successfully scheduled.",
+            description: doc("api.batch.v1.CronJobStatus", "lastScheduleTime"),
           },
         ],
         (o) => {
@@ -103,8 +117,10 @@ export const cronJobs: ResourceStrategy = {
         },
       ),
       {
-        selector: true,
+        selector: doc("api.batch.v1.JobSpec", "selector"),
         template: (o) => objectAt(objectAt(objectAt(o.spec).jobTemplate).spec).template,
+        selectorCell: (o) =>
+          labelSelector(objectAt(objectAt(objectAt(o.spec).jobTemplate).spec).selector),
       },
     ),
 };

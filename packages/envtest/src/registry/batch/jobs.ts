@@ -5,6 +5,7 @@
 import type { KubeObject } from "../../api/types.js";
 import { defaultPodTemplate } from "../core/pod-defaults.js";
 import { jobUpdate } from "../immutability.js";
+import { doc } from "../printing/describe.js";
 import { humanDuration, namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateWorkload } from "../workload-validation.js";
@@ -79,11 +80,12 @@ export const jobs: ResourceStrategy = {
           {
             name: "Completions",
             type: "string",
-            description: "The completion status of the job.",
+            description: doc("api.batch.v1.JobStatus", "succeeded"),
           },
           { name: "Duration", type: "string", description: "Time required to complete the job." },
         ],
         (o) => [jobStatus(o), completions(o), duration(o)],
       ),
+      { selector: doc("api.batch.v1.JobSpec", "selector") },
     ),
 };

@@ -2,6 +2,7 @@
 import type { FieldError } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../../api/types.js";
 import { normalizeMicroTimes } from "../core/events.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter } from "../printing.js";
 import { objectAt, type ResourceStrategy } from "../strategy.js";
 
@@ -42,7 +43,13 @@ export const leases: ResourceStrategy = {
   validate: validateLease,
   printer: () =>
     namedPrinter(
-      [{ name: "Holder", type: "string", description: "The holder of the lease" }],
+      [
+        {
+          name: "Holder",
+          type: "string",
+          description: doc("api.coordination.v1.LeaseSpec", "holderIdentity"),
+        },
+      ],
       (o) => [objectAt(o.spec).holderIdentity ?? ""],
     ),
 };

@@ -1,6 +1,7 @@
 /** ConfigMaps and Secrets (`pkg/registry/core/{configmap,secret}`): key validation, a Secret's type and stringData, and their columns. */
 import { isObject, type KubeObject } from "../../api/types.js";
 import { immutableData } from "../immutability.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateConfigKeys } from "../workload-validation.js";
@@ -13,7 +14,7 @@ export const configMaps: ResourceStrategy = {
   validateUpdate: immutableData(["data", "binaryData"]),
   printer: () =>
     namedPrinter(
-      [{ name: "Data", type: "string", description: "Data contains the configuration data." }],
+      [{ name: "Data", type: "string", description: doc("api.core.v1.ConfigMap", "data") }],
       (o) => [count(o, "data") + count(o, "binaryData")],
     ),
 };
@@ -45,8 +46,8 @@ export const secrets: ResourceStrategy = {
   printer: () =>
     namedPrinter(
       [
-        { name: "Type", type: "string", description: "The type of the secret" },
-        { name: "Data", type: "string", description: "Data contains the secret data." },
+        { name: "Type", type: "string", description: doc("api.core.v1.Secret", "type") },
+        { name: "Data", type: "string", description: doc("api.core.v1.Secret", "data") },
       ],
       (o) => [o.type ?? "", count(o, "data")],
     ),

@@ -1,5 +1,6 @@
 /** Endpoints (`pkg/registry/core/endpoint`): the columns kubectl prints (`10.0.0.1:80,...`). */
 import type { JsonObject } from "../../api/types.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter } from "../printing.js";
 import type { ResourceStrategy } from "../strategy.js";
 
@@ -24,7 +25,7 @@ export const endpoints: ResourceStrategy = {
   nameRule: "subdomain",
   printer: () =>
     namedPrinter(
-      [{ name: "Endpoints", type: "string", description: "Endpoints of the service" }],
+      [{ name: "Endpoints", type: "string", description: doc("api.core.v1.Endpoints", "subsets") }],
       (o) => [formatEndpoints(o.subsets)],
     ),
 };

@@ -7,8 +7,8 @@
 import { isQualifiedName } from "@opgen/apimachinery/names";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { normalizeMicroTime } from "../../api/meta.js";
-import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
-import { age } from "../printing.js";
+import { isObject, type KubeObject } from "../../api/types.js";
+import { eventPrinter, eventsV1Printer } from "../printing/cluster-state.js";
 import { objectAt, type ResourceStrategy } from "../strategy.js";
 
 /** Normalizes the given MicroTime fields of `container` (absent or null ones are left). */
@@ -109,48 +109,12 @@ export const coreEvents: ResourceStrategy = {
   nameRule: "subdomain",
   defaults: defaultEventTimes,
   validate: validateCoreEvent,
-  printer: () => ({
-    columns: [
-      { name: "Last Seen", type: "string", description: "Time since the most recent occurrence" },
-      {
-        name: "Type",
-        type: "string",
-        description:
-          "Type of this event (Normal, Warning), new types could be added in the future.",
-      },
-      {
-        name: "Reason",
-        type: "string",
-        description:
-          "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
-      },
-      { name: "Object", type: "string", description: "The object that this event is about." },
-      {
-        name: "Message",
-        type: "string",
-        description: "A human-readable description of the status of this operation.",
-      },
-    ],
-    cells: (o) => {
-      const involved = objectAt(o.involvedObject);
-      const last =
-        o.lastTimestamp ??
-        ((o.series as JsonObject | undefined)?.lastObservedTime as string | undefined) ??
-        o.eventTime ??
-        o.metadata?.creationTimestamp;
-      return [
-        age(last),
-        o.type ?? "",
-        o.reason ?? "",
-        `${String(involved.kind ?? "").toLowerCase()}/${involved.name ?? ""}`,
-        String(o.message ?? "").trim(),
-      ];
-    },
-  }),
+  printer: () => eventPrinter,
 };
 
 export const eventsV1: ResourceStrategy = {
   nameRule: "subdomain",
   defaults: defaultEventTimes,
   validate: validateEventsV1,
+  printer: () => eventsV1Printer,
 };

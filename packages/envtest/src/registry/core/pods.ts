@@ -6,6 +6,7 @@
 import { quantityValue } from "@opgen/apimachinery/quantity";
 import type { JsonObject, KubeObject } from "../../api/types.js";
 import { podUpdate } from "../immutability.js";
+import { doc } from "../printing/describe.js";
 import { age, ageColumn, nameColumn } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
@@ -182,25 +183,25 @@ export const pods: ResourceStrategy = {
         name: "IP",
         type: "string",
         priority: 1,
-        description: "The IP address assigned to the pod",
+        description: doc("api.core.v1.PodStatus", "podIP"),
       },
       {
         name: "Node",
         type: "string",
         priority: 1,
-        description: "The name of the node this pod is assigned to",
+        description: doc("api.core.v1.PodSpec", "nodeName"),
       },
       {
         name: "Nominated Node",
         type: "string",
         priority: 1,
-        description: "The name of the node the pod is nominated to run on",
+        description: doc("api.core.v1.PodStatus", "nominatedNodeName"),
       },
       {
         name: "Readiness Gates",
         type: "string",
         priority: 1,
-        description: "The readiness gates of the pod",
+        description: doc("api.core.v1.PodSpec", "readinessGates"),
       },
     ],
     cells: (o) => [

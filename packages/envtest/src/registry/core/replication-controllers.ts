@@ -4,6 +4,8 @@
  * kubectl's columns.
  */
 import type { FieldError } from "@opgen/apimachinery/status";
+import { doc } from "../printing/describe.js";
+import { labelSet } from "../printing/format.js";
 import { namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
@@ -46,17 +48,17 @@ export const replicationControllers: ResourceStrategy = {
           {
             name: "Desired",
             type: "integer",
-            description: "Replicas is the number of desired replicas.",
+            description: doc("api.core.v1.ReplicationControllerSpec", "replicas"),
           },
           {
             name: "Current",
             type: "integer",
-            description: "Replicas is the most recently observed number of replicas.",
+            description: doc("api.core.v1.ReplicationControllerStatus", "replicas"),
           },
           {
             name: "Ready",
             type: "integer",
-            description: "The number of ready replicas for this replication controller.",
+            description: doc("api.core.v1.ReplicationControllerStatus", "readyReplicas"),
           },
         ],
         (o) => [
@@ -65,5 +67,10 @@ export const replicationControllers: ResourceStrategy = {
           objectAt(o.status).readyReplicas ?? 0,
         ],
       ),
+      {
+        selector: doc("api.core.v1.ReplicationControllerSpec", "selector"),
+        // An RC's selector is a label set (`labels.FormatLabels`), not a LabelSelector.
+        selectorCell: (o) => labelSet(objectAt(o.spec).selector),
+      },
     ),
 };

@@ -2,6 +2,8 @@
  * ServiceAccounts: the `token` subresource (TokenRequest, answered by rest/token-request.ts) and
  * the columns kubectl prints.
  */
+
+import { doc } from "../printing/describe.js";
 import { namedPrinter } from "../printing.js";
 import type { ResourceStrategy } from "../strategy.js";
 
@@ -14,8 +16,7 @@ export const serviceAccounts: ResourceStrategy = {
         {
           name: "Secrets",
           type: "string",
-          description:
-            "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.",
+          description: doc("api.core.v1.ServiceAccount", "secrets"),
         },
       ],
       (o) => [Array.isArray(o.secrets) ? o.secrets.length : 0],

@@ -4,6 +4,7 @@
  * Cluster IPs are allocated by rest/service-ips.ts, which needs the store.
  */
 import { isObject, type JsonObject } from "../../api/types.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateService } from "../workload-validation.js";
@@ -47,10 +48,18 @@ export const services: ResourceStrategy = {
   printer() {
     const printer = namedPrinter(
       [
-        { name: "Type", type: "string", description: "The type of service." },
-        { name: "Cluster-IP", type: "string", description: "The cluster IP of the service." },
-        { name: "External-IP", type: "string", description: "The external IP of the service." },
-        { name: "Port(s)", type: "string", description: "The ports of the service." },
+        { name: "Type", type: "string", description: doc("api.core.v1.ServiceSpec", "type") },
+        {
+          name: "Cluster-IP",
+          type: "string",
+          description: doc("api.core.v1.ServiceSpec", "clusterIP"),
+        },
+        {
+          name: "External-IP",
+          type: "string",
+          description: doc("api.core.v1.ServiceSpec", "externalIPs"),
+        },
+        { name: "Port(s)", type: "string", description: doc("api.core.v1.ServiceSpec", "ports") },
       ],
       (o) => {
         const spec = objectAt(o.spec);
@@ -77,7 +86,7 @@ export const services: ResourceStrategy = {
           name: "Selector",
           type: "string",
           priority: 1,
-          description: "The selector of the service.",
+          description: doc("api.core.v1.ServiceSpec", "selector"),
         },
       ],
       cells: (o) => [...printer.cells(o), selector(o)],

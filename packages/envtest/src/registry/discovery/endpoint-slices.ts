@@ -1,5 +1,6 @@
 /** EndpointSlices (`pkg/registry/discovery/endpointslice`): the columns kubectl prints. */
 import type { JsonObject } from "../../api/types.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter } from "../printing.js";
 import type { ResourceStrategy } from "../strategy.js";
 
@@ -18,18 +19,17 @@ export const endpointSlices: ResourceStrategy = {
         {
           name: "AddressType",
           type: "string",
-          description: "addressType specifies the type of address carried by this EndpointSlice.",
+          description: doc("api.discovery.v1.EndpointSlice", "addressType"),
         },
         {
           name: "Ports",
           type: "string",
-          description:
-            "ports specifies the list of network ports exposed by each endpoint in this slice.",
+          description: doc("api.discovery.v1.EndpointSlice", "ports"),
         },
         {
           name: "Endpoints",
           type: "string",
-          description: "endpoints is a list of unique endpoints in this slice.",
+          description: doc("api.discovery.v1.EndpointSlice", "endpoints"),
         },
       ],
       (o) => {

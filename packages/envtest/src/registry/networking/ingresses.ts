@@ -52,7 +52,8 @@ export const ingresses: ResourceStrategy = {
         {
           name: "Class",
           type: "string",
-          description: "The name of the IngressClass resource that should be used for ingress.",
+          description:
+            "The name of the IngressClass resource that should be used for additional configuration",
         },
         {
           name: "Hosts",

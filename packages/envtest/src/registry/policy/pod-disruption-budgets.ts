@@ -10,14 +10,12 @@ export const podDisruptionBudgets: ResourceStrategy = {
         {
           name: "Min Available",
           type: "string",
-          description:
-            'The minimum number of pods that must be available simultaneously. This can be either an integer or a string specifying a percentage, e.g. "28%".',
+          description: "The minimum number of pods that must be available.",
         },
         {
           name: "Max Unavailable",
           type: "string",
-          description:
-            'The maximum number of pods that may be unavailable simultaneously. This can be either an integer or a string specifying a percentage, e.g. "28%".',
+          description: "The maximum number of pods that may be unavailable.",
         },
         {
           name: "Allowed Disruptions",

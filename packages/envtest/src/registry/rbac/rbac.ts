@@ -5,6 +5,7 @@
  */
 import { type FieldError, goValue } from "@opgen/apimachinery/status";
 import { deepEqual, type KubeObject } from "../../api/types.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter, withWide } from "../printing.js";
 import { objectAt, type ResourceStrategy } from "../strategy.js";
 
@@ -22,33 +23,46 @@ function subjects(o: KubeObject, kind: string): string {
     .join(", ");
 }
 
-export const roleBindings: ResourceStrategy = {
-  nameRule: "path",
-  validateUpdate(o, old): FieldError[] {
-    if (deepEqual(o.roleRef, old.roleRef)) return [];
-    const ref = objectAt(o.roleRef);
-    return [
-      {
-        type: "FieldValueInvalid",
-        field: "roleRef",
-        value: goValue(
-          `rbac.RoleRef{APIGroup:${JSON.stringify(ref.apiGroup ?? "")}, Kind:${JSON.stringify(ref.kind ?? "")}, Name:${JSON.stringify(ref.name ?? "")}}`,
-        ),
-        detail: "cannot change roleRef",
-      },
-    ];
-  },
-  printer: () =>
-    withWide(
-      namedPrinter([{ name: "Role", type: "string", description: "Role of this binding" }], (o) => {
+/** A binding kind's printer: kube words the subject columns after the kind. */
+function bindingPrinter(kind: "RoleBinding" | "ClusterRoleBinding") {
+  const noun = kind === "RoleBinding" ? "roleBinding" : "clusterRoleBinding";
+  return withWide(
+    namedPrinter(
+      [{ name: "Role", type: "string", description: doc(`api.rbac.v1.${kind}`, "roleRef") }],
+      (o) => {
         const ref = objectAt(o.roleRef);
         return [`${ref.kind ?? ""}/${ref.name ?? ""}`];
-      }),
-      [
-        { name: "Users", type: "string", description: "Users in the binding" },
-        { name: "Groups", type: "string", description: "Groups in the binding" },
-        { name: "ServiceAccounts", type: "string", description: "ServiceAccounts in the binding" },
-      ],
-      (o) => [subjects(o, "User"), subjects(o, "Group"), subjects(o, "ServiceAccount")],
+      },
     ),
-};
+    [
+      { name: "Users", type: "string", description: `Users in the ${noun}` },
+      { name: "Groups", type: "string", description: `Groups in the ${noun}` },
+      { name: "ServiceAccounts", type: "string", description: `ServiceAccounts in the ${noun}` },
+    ],
+    (o) => [subjects(o, "User"), subjects(o, "Group"), subjects(o, "ServiceAccount")],
+  );
+}
+
+function bindingStrategy(kind: "RoleBinding" | "ClusterRoleBinding"): ResourceStrategy {
+  return {
+    nameRule: "path",
+    validateUpdate(o, old): FieldError[] {
+      if (deepEqual(o.roleRef, old.roleRef)) return [];
+      const ref = objectAt(o.roleRef);
+      return [
+        {
+          type: "FieldValueInvalid",
+          field: "roleRef",
+          value: goValue(
+            `rbac.RoleRef{APIGroup:${JSON.stringify(ref.apiGroup ?? "")}, Kind:${JSON.stringify(ref.kind ?? "")}, Name:${JSON.stringify(ref.name ?? "")}}`,
+          ),
+          detail: "cannot change roleRef",
+        },
+      ];
+    },
+    printer: () => bindingPrinter(kind),
+  };
+}
+
+export const roleBindings = bindingStrategy("RoleBinding");
+export const clusterRoleBindings = bindingStrategy("ClusterRoleBinding");

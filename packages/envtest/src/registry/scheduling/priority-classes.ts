@@ -3,7 +3,7 @@
  * PreemptLowerPriority, and the `system-` prefix belongs to the two classes every cluster has.
  */
 import type { FieldError } from "@opgen/apimachinery/status";
-import { namedPrinter } from "../printing.js";
+import { priorityClassPrinter } from "../printing/cluster-state.js";
 import type { ResourceStrategy } from "../strategy.js";
 
 const SYSTEM = new Set(["system-node-critical", "system-cluster-critical"]);
@@ -31,22 +31,5 @@ export const priorityClasses: ResourceStrategy = {
       });
     return errs;
   },
-  printer: () =>
-    namedPrinter(
-      [
-        {
-          name: "Value",
-          type: "integer",
-          description:
-            "The value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.",
-        },
-        {
-          name: "Global-Default",
-          type: "boolean",
-          description:
-            "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.",
-        },
-      ],
-      (o) => [o.value ?? 0, o.globalDefault === true],
-    ),
+  printer: () => priorityClassPrinter,
 };
