@@ -42,6 +42,13 @@ describe("objectMetaErrors", () => {
     expect(nameErrors("label", "a.b", true)).toHaveLength(1);
     expect(nameErrors("path", "a.b")).toEqual([]);
     expect(nameErrors("path", "a/b%")).toEqual(["may not contain '/'", "may not contain '%'"]);
+    // An update keeps the name it has: its generateName is no longer checked.
+    expect(
+      objectMetaErrors(
+        { name: "a", generateName: "A_", namespace: "ns" },
+        { namespaced: true, nameRule: "subdomain", update: true },
+      ),
+    ).toEqual([]);
     expect(errors({ generateName: "a/", namespace: "ns" }, true, "path")).toEqual([
       "metadata.generateName: Invalid value: \"a/\": may not contain '/'",
     ]);

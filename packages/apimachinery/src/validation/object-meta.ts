@@ -19,6 +19,8 @@ export type NameRule = "subdomain" | "label" | "path";
 export interface ObjectMetaOptions {
   namespaced: boolean;
   nameRule: NameRule;
+  /** An update: generateName is not checked (it only matters when a create generates the name). */
+  update?: boolean;
 }
 
 /** TotalAnnotationSizeLimitB: keys and values together, in bytes. */
@@ -42,7 +44,7 @@ export function objectMetaErrors(metadata: unknown, opts: ObjectMetaOptions): Fi
   const name = str(meta.name);
   const generateName = str(meta.generateName);
   const namespace = str(meta.namespace);
-  if (generateName) {
+  if (generateName && !opts.update) {
     for (const msg of nameErrors(opts.nameRule, generateName, true))
       errs.push(field.invalid("metadata.generateName", generateName, msg));
   }

@@ -60,7 +60,7 @@ export type { NameRule } from "@opgen/apimachinery/validation";
 /** ValidateObjectMeta for create (and the shared parts of update): apimachinery's, shared. */
 export function validateObjectMeta(
   obj: KubeObject,
-  opts: { namespaced: boolean; nameRule: NameRule },
+  opts: { namespaced: boolean; nameRule: NameRule; update?: boolean },
 ): FieldError[] {
   return objectMetaErrors(obj.metadata, opts);
 }

@@ -202,7 +202,11 @@ export function* admit(
   if (!old && !info.custom && scope.subresource === undefined)
     strategy.prepareForCreate?.(obj, scope.warnings);
   fieldErrors.push(
-    ...validateObjectMeta(obj, { namespaced: info.namespaced, nameRule: strategy.nameRule }),
+    ...validateObjectMeta(obj, {
+      namespaced: info.namespaced,
+      nameRule: strategy.nameRule,
+      update: old !== undefined,
+    }),
   );
   if (info.custom) {
     const schemaErrs = schemaErrors(
