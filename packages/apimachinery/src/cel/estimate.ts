@@ -14,7 +14,7 @@
  * changed left undecided).
  *
  * `exact` is false when the expression uses something whose estimate this port cannot
- * reproduce with certainty (dyn values, optional access, `cel.bind`, equality of Kubernetes' library types, the string `format` and named formats):
+ * reproduce with certainty (dyn values, `optMap`/`optFlatMap`, equality of Kubernetes' library types, the string `format` and named formats):
  * callers then make no decision on the estimate rather than refuse what the cluster might
  * accept.
  */
@@ -94,7 +94,13 @@ const NOT_PORTED = new Set(["format", "reverse", "validate", "named", "format.na
  * The namespaces of functions cel-go declares as one global name (`sets.contains`,
  * `ip.isCanonical`, `strings.quote`): cel-js reads them as a method of a namespace constant.
  */
-const NAMESPACES = new Set(["sets", "ip", "strings", "format"]);
+const NAMESPACES = new Set(["sets", "ip", "strings", "format", "optional"]);
+
+/**
+ * The optional-value functions cel-js implements as macros; to cel-go 0.22 they are functions
+ * like any other (1 plus the target and arguments: neither estimator knows them).
+ */
+const OPTIONAL_FUNCTIONS = new Set(["orValue", "or", "hasValue", "value"]);
 
 /**
  * Kubernetes' library types. Their equality is costed by the operands' sizes in the cel-go
@@ -161,6 +167,8 @@ class Estimator {
   private readonly paths = new WeakMap<Node, string[]>();
   private readonly sizes = new WeakMap<Node, Range>();
   private readonly locals = new Map<string, string[][]>();
+  /** Variables cel.bind() declares in scope (how many times each). */
+  private readonly bound = new Map<string, number>();
   inexact: string | undefined;
 
   constructor(
@@ -194,11 +202,9 @@ class Estimator {
     return name;
   }
 
+  /** cel-go's isScalar: an optional is an opaque type, not a scalar. */
   private isScalar(n: Node): boolean {
-    const name = this.typeName(n);
-    if (SCALARS.has(name)) return true;
-    const opt = /^optional<(.+)>$/.exec(name);
-    return opt !== null && SCALARS.has(opt[1] as string);
+    return SCALARS.has(this.typeName(n));
   }
 
   private path(n: Node): string[] | undefined {
@@ -264,7 +270,12 @@ class Estimator {
         const name = n.args as string;
         const local = this.locals.get(name);
         if (!local?.length) {
-          if (name !== "self" && name !== "oldSelf" && !TYPE_IDENTS.has(name)) {
+          if (
+            name !== "self" &&
+            name !== "oldSelf" &&
+            !TYPE_IDENTS.has(name) &&
+            !this.bound.get(name)
+          ) {
             this.giveUp(`the identifier ${name}`);
           }
           // cel-go gives every other identifier the path [name], type names included.
@@ -299,6 +310,16 @@ class Estimator {
           this.giveUp("indexing a non-container");
         }
         return add(fixed(1), args);
+      }
+      case ".?": {
+        // `_?._`(operand, 'field'): a function of its operand and a literal, unknown to both
+        // estimators in cel-go 0.22 (1 plus the operand); its result has no path.
+        const [operand] = n.args as [Node, string];
+        return add(fixed(1), this.cost(operand));
+      }
+      case "[?]": {
+        const [obj, index] = n.args as [Node, Node];
+        return add(fixed(1), add(this.cost(obj), this.cost(index)));
       }
       case "&&":
       case "||": {
@@ -395,7 +416,8 @@ class Estimator {
     const target = rcall ? (a[1] as Node) : undefined;
     const args = (rcall ? a[2] : a[1]) as Node[];
     if (n.meta?.alternate) return this.macro(n, name, target, args);
-    if (n.meta?.macro) {
+    if (name === "bind" && target?.op === "id" && target.args === "cel") return this.bind(n, args);
+    if (n.meta?.macro && !OPTIONAL_FUNCTIONS.has(name)) {
       if (name !== "has") {
         this.giveUp(`the ${name} macro`);
         return fixed(0);
@@ -407,11 +429,12 @@ class Estimator {
       return this.cost((sel.args as [Node])[0]);
     }
     const ns = target?.op === "id" ? (target.args as string) : undefined;
+    const nsType = ns === "optional" ? "OptionalNamespace" : ns;
     if (
       ns &&
       NAMESPACES.has(ns) &&
       !this.locals.get(ns)?.length &&
-      this.typeName(target as Node) === ns
+      this.typeName(target as Node) === nsType
     ) {
       // One global function to cel-go: no target, nothing to cost for the namespace.
       return this.call2(n, `${ns}.${name}`, undefined, args);
@@ -617,6 +640,27 @@ class Estimator {
   /** The size of a call's result, which later size estimates of the call use. */
   private resultSize(n: Node, size: Range): void {
     this.sizes.set(n, size);
+  }
+
+  /**
+   * cel.bind(v, init, result) as cel-go 0.22 costs it: a comprehension over an empty list (10)
+   * whose accumulator is `v`: init + result. `v` is an identifier like any other to it (path
+   * [v], which kube's size estimator resolves from the rule's root), and the bind is sized as
+   * its empty range (0). Later releases track `v`'s own size instead.
+   */
+  private bind(node: Node, args: Node[]): Range {
+    const [v, init, result] = args;
+    if (v?.op !== "id" || !init || !result) {
+      this.giveUp("the bind macro");
+      return fixed(0);
+    }
+    const name = v.args as string;
+    let cost = add(fixed(LIST_CREATE), this.cost(init));
+    this.bound.set(name, (this.bound.get(name) ?? 0) + 1);
+    cost = add(cost, this.cost(result));
+    this.bound.set(name, (this.bound.get(name) ?? 1) - 1);
+    this.sizes.set(node, fixed(0));
+    return cost;
   }
 
   /**
