@@ -505,9 +505,13 @@ describe("estimated library function cost (upstream apiserver/pkg/cel/library co
     ["quantity('1') == quantity('1')", "equality of kubernetes.Quantity values"],
     ["ip('::1') == ip('::1')", "equality of net.IP values"],
     ["url('https://a') != url('https://b')", "equality of kubernetes.URL values"],
-    ["'%s'.format(['x']) == 'x'", "format()"],
   ])("is not exact for %s", (expr, why) => {
     expect(literalCost(expr)).toMatchObject({ exact: false, inexact: why });
+  });
+
+  it("costs the string format as cel-go 0.22: a traversal of the format, an unsized result", () => {
+    // ceil(2 x 0.1) + the list 10; == 'x' at most one character: 1.
+    expect(literalCost("'%s'.format(['x']) == 'x'")).toEqual({ min: 12, max: 12, exact: true });
   });
 });
 
@@ -606,6 +610,12 @@ describe("estimates beyond upstream's table", () => {
     expect(expressionCost("self.port + 1 > 2", s, false, false)).toMatchObject({
       exact: false,
       inexact: "a dyn value",
+    });
+    // An optional oldSelf's value is typed dyn here; kube knows its type (a scalar is sized 1).
+    const n: JSONSchemaProps = { type: "integer" };
+    expect(expressionCost("oldSelf.value() == oldSelf.value()", n, false, true)).toMatchObject({
+      exact: false,
+      inexact: "the size of a dyn value",
     });
   });
 });

@@ -1,22 +1,24 @@
 /**
- * The static cost estimate kube-apiserver 1.32 computes for a CRD rule (cel-go's
+ * The static cost estimate kube-apiserver 1.32 computes for a CRD rule (cel-go 0.22's
  * `checker.Cost` with Kubernetes' library estimator and the schema's size estimator), over the
  * AST cel-js parsed and type-checked: identifiers and field selections cost 1, literals 0, calls
  * 1 plus their arguments, string functions in proportion to the sizes involved (0.1 per
  * character, regular expressions 0.25 per pattern character), list and map literals 10 and 30,
  * and a macro (`all`, `exists`, `exists_one`, `map`, `filter`) the cost of its expansion's
- * step and condition times the size of what it iterates over. Sizes come from literals, from
- * the schema (`SizeDecl`, by the field path an expression reaches from `self`) or are unknown
- * (up to 2^64). Kubernetes' IP/CIDR, quantity and URL functions, cel-go's sets extension and
- * `strings.quote` are costed as their estimators do (checked against upstream's golden numbers:
- * apiserver/pkg/cel/library cost_test.go; the sources read were kube's cost.go from 1.30 on and
- * cel-go's checker/cost.go and ext/sets.go of the v0.17-v0.22 line, with what later releases
- * changed left undecided).
+ * step and condition times the size of what it iterates over (a schema field, a literal or a
+ * computed list); `cel.bind` and optional access as cel-go 0.22 costs them (before its bind and
+ * optional cost tracking). Sizes come from literals, from the schema (`SizeDecl`, by the field
+ * path an expression reaches from `self`) or are unknown (up to 2^64). Kubernetes' IP/CIDR,
+ * quantity and URL functions, cel-go's sets extension, `strings.quote` and `format` are costed
+ * as their estimators do, checked against upstream's golden numbers (apiserver/pkg/cel/library
+ * cost_test.go, cel-go checker/cost_test.go). Sources read: kube's library cost.go (1.30 and
+ * later), cel-go's checker/cost.go before PR 1104 (the 0.17-0.22 line) and ext/sets.go; what
+ * later releases changed is left undecided.
  *
  * `exact` is false when the expression uses something whose estimate this port cannot
- * reproduce with certainty (dyn values, `optMap`/`optFlatMap`, equality of Kubernetes' library types, the string `format` and named formats):
- * callers then make no decision on the estimate rather than refuse what the cluster might
- * accept.
+ * reproduce with certainty (a dyn value where its type decides the cost, equality of
+ * Kubernetes' library types, named formats, `optMap`/`optFlatMap`): callers then make no
+ * decision on the estimate rather than refuse what the cluster might accept.
  */
 import type { SizeDecl } from "./size-estimate.js";
 
@@ -85,10 +87,10 @@ const SCALARS = new Set([
 
 /**
  * Functions whose estimate is not ported, or differs between the cel-go and Kubernetes releases
- * this port could read: the string `format` (its result size changed), `reverse` (not in kube
- * 1.32's strings version) and the named-format library (its `validate` cost was added later).
+ * this port could read: `reverse` (not in kube 1.32's strings version) and the named-format
+ * library (its `validate` cost was added later).
  */
-const NOT_PORTED = new Set(["format", "reverse", "validate", "named", "format.named"]);
+const NOT_PORTED = new Set(["reverse", "validate", "named", "format.named"]);
 
 /**
  * The namespaces of functions cel-go declares as one global name (`sets.contains`,
@@ -245,12 +247,15 @@ class Estimator {
 
   /** cel-go's computeSize: computed, literal, schema, scalar; undefined when unknown. */
   private computeSize(n: Node): Range | undefined {
-    return (
+    const size =
       this.sizes.get(n) ??
       this.literalSize(n) ??
       this.schemaSize(this.path(n)) ??
-      (this.isScalar(n) ? fixed(1) : undefined)
-    );
+      (this.isScalar(n) ? fixed(1) : undefined);
+    // Unsized and dyn here (oldSelf.value() of an optional oldSelf, dyn()): kube's type may be
+    // a scalar, sized 1.
+    if (size === undefined && this.typeName(n) === "dyn") this.giveUp("the size of a dyn value");
+    return size;
   }
 
   private size(n: Node): Range {
@@ -610,6 +615,13 @@ class Estimator {
       case "startsWith":
       case "endsWith":
         if (target && arg0) return factor(this.size(arg0), STRING_TRAVERSAL);
+        break;
+      case "format":
+        // A traversal of the format string; cel-go 0.22 gives the result no size (later
+        // releases bound it).
+        if (target && arg0 && this.kind(target) === "string") {
+          return factor(this.size(target), STRING_TRAVERSAL);
+        }
         break;
       case "strings.quote":
         if (arg0) {
