@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { KubeObject } from "../src/api/types.js";
+import { endpoints } from "../src/registry/core/endpoints.js";
+import { services } from "../src/registry/core/services.js";
+import { ingresses } from "../src/registry/networking/ingresses.js";
 import {
   validatingAdmissionPolicyBindingPrinter,
   validatingAdmissionPolicyPrinter,
@@ -671,5 +674,146 @@ describe("column descriptions", () => {
     expect(persistentVolumePrinter.columns[9]!.description).toBe(
       doc("apimachinery.pkg.apis.meta.v1.ObjectMeta", "creationTimestamp"),
     );
+  });
+});
+
+describe("services, endpoints and ingresses", () => {
+  const v1 = { name: "v1" } as Parameters<NonNullable<typeof services.printer>>[0];
+  const svc = services.printer!(v1)!;
+  const service = (name: string, spec: Record<string, unknown>, status?: unknown) =>
+    obj(name, { spec, ...(status ? { status } : {}) });
+  const lb = (...points: Record<string, string>[]) => ({ loadBalancer: { ingress: points } });
+
+  it("prints kube's service rows: first cluster IP, external IPs by type, sorted selector", () => {
+    const ports = [{ protocol: "tcp", port: 2233 }];
+    expect(
+      cells(
+        svc,
+        service("test1", {
+          type: "ClusterIP",
+          ports,
+          clusterIPs: ["10.9.8.7"],
+          selector: { foo: "bar", app: "x" },
+        }),
+      ),
+    ).toEqual([
+      "test1",
+      "ClusterIP",
+      "10.9.8.7",
+      "<none>",
+      "2233/tcp",
+      "<unknown>",
+      "app=x,foo=bar",
+    ]);
+    expect(
+      cells(
+        svc,
+        service("test2", {
+          type: "NodePort",
+          ports: [{ protocol: "tcp", port: 8888, nodePort: 9999 }],
+          clusterIPs: ["10.9.8.7"],
+        }),
+      ).slice(1, 5),
+    ).toEqual(["NodePort", "10.9.8.7", "<none>", "8888:9999/tcp"]);
+    const lbSpec = {
+      type: "LoadBalancer",
+      ports: [{ protocol: "tcp", port: 8888 }],
+      clusterIPs: ["10.9.8.7"],
+    };
+    expect(cells(svc, service("test3", lbSpec))[3]).toBe("<pending>");
+    expect(cells(svc, service("test4", { ...lbSpec, externalIPs: ["80.11.12.10"] }))[3]).toBe(
+      "80.11.12.10",
+    );
+    expect(
+      cells(
+        svc,
+        service(
+          "test5",
+          { ...lbSpec, externalIPs: ["80.11.12.10"] },
+          lb({ ip: "3.4.5.6", hostname: "test.cluster.com" }),
+        ),
+      )[3],
+    ).toBe("3.4.5.6,80.11.12.10");
+    expect(
+      cells(
+        svc,
+        service(
+          "test6",
+          { ...lbSpec, externalIPs: ["80.11.12.10", "80.11.12.11"] },
+          lb({ ip: "3.4.5.6", hostname: "test.cluster.com" }, { ip: "2.3.4.5", hostname: "x" }),
+        ),
+      )[3],
+    ).toBe("2.3.4.5,3.4.5.6,80.11.12.10,80.11.12.11");
+    expect(
+      cells(
+        svc,
+        service("test7", { type: "ExternalName", externalName: "my.database.example.com" }),
+      ),
+    ).toEqual([
+      "test7",
+      "ExternalName",
+      "<none>",
+      "my.database.example.com",
+      "<none>",
+      "<unknown>",
+      "<none>",
+    ]);
+    // A load balancer's points show on ClusterIP services only as kube shows them: not at all.
+    expect(
+      cells(
+        svc,
+        service("t", { type: "ClusterIP", clusterIPs: ["None"] }, lb({ ip: "1.1.1.1" })),
+      )[2],
+    ).toBe("None");
+  });
+
+  it("prints endpoints port by port, bare IPs without ports, IPv6 in brackets, then + N more", () => {
+    const ep = endpoints.printer!(v1)!;
+    const addrs = (...ips: string[]) => ips.map((ip) => ({ ip }));
+    expect(cells(ep, obj("endpoint1", {}))).toEqual(["endpoint1", "<none>", "<unknown>"]);
+    expect(
+      cells(ep, obj("endpoint3", { subsets: [{ addresses: addrs("1.2.3.4", "5.6.7.8") }] }))[1],
+    ).toBe("1.2.3.4,5.6.7.8");
+    expect(
+      cells(
+        ep,
+        obj("endpoint2", {
+          subsets: [
+            {
+              addresses: addrs("1.2.3.4", "5.6.7.8", "9.8.7.6", "6.6.6.6"),
+              ports: [{ port: 8001, protocol: "TCP" }],
+            },
+          ],
+        }),
+      )[1],
+    ).toBe("1.2.3.4:8001,5.6.7.8:8001,9.8.7.6:8001 + 1 more...");
+    expect(
+      cells(
+        ep,
+        obj("multi", {
+          subsets: [
+            { addresses: addrs("1.2.3.4", "fd00::1"), ports: [{ port: 80 }, { port: 443 }] },
+          ],
+        }),
+      )[1],
+    ).toBe("1.2.3.4:80,[fd00::1]:80,1.2.3.4:443 + 1 more...");
+  });
+
+  it("prints ingress hosts (three, then every further rule counted) and sorted addresses", () => {
+    const ing = ingresses.printer!(v1)!;
+    const rules = (...hosts: string[]) => hosts.map((host) => (host ? { host } : {}));
+    expect(cells(ing, obj("i", { spec: { rules: rules("", "") } }))[2]).toBe("*");
+    expect(cells(ing, obj("i", { spec: { rules: rules("a", "", "b", "c", "") } }))[2]).toBe(
+      "a,b,c + 2 more...",
+    );
+    expect(
+      cells(
+        ing,
+        obj("i", {
+          spec: { ingressClassName: "nginx", tls: [{}] },
+          status: lb({ hostname: "z.example.com" }, { ip: "10.0.0.2" }, { ip: "10.0.0.2" }),
+        }),
+      ).slice(1, 5),
+    ).toEqual(["nginx", "*", "10.0.0.2,z.example.com", "80, 443"]);
   });
 });

@@ -5,15 +5,28 @@
  */
 import { isObject, type JsonObject } from "../../api/types.js";
 import { doc } from "../printing/describe.js";
+import { labelSet, loadBalancerIngress } from "../printing/format.js";
 import { namedPrinter } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateService } from "../workload-validation.js";
 
+/** kube's getServiceExternalIP: external IPs, the load balancer's points, or the external name. */
 function externalIp(spec: JsonObject, status: JsonObject, type: string): string {
-  if (type === "ExternalName") return String(spec.externalName ?? "");
-  const ingress = (objectAt(status.loadBalancer).ingress as JsonObject[] | undefined) ?? [];
-  if (ingress.length) return ingress.map((i) => i.ip ?? i.hostname).join(",");
-  return type === "LoadBalancer" ? "<pending>" : "<none>";
+  const external = Array.isArray(spec.externalIPs) ? (spec.externalIPs as string[]) : [];
+  switch (type) {
+    case "ClusterIP":
+    case "NodePort":
+      return external.length ? external.join(",") : "<none>";
+    case "LoadBalancer": {
+      const lb = loadBalancerIngress(status.loadBalancer);
+      if (external.length) return [...(lb ? lb.split(",") : []), ...external].join(",");
+      return lb || "<pending>";
+    }
+    case "ExternalName":
+      return String(spec.externalName ?? "");
+    default:
+      return "<unknown>";
+  }
 }
 
 export const services: ResourceStrategy = {
@@ -69,16 +82,15 @@ export const services: ResourceStrategy = {
           .join(",");
         return [
           type,
-          spec.clusterIP ?? "<none>",
+          // kube prints the first of clusterIPs (`None` for a headless service).
+          (Array.isArray(spec.clusterIPs) && spec.clusterIPs[0]) || "<none>",
           externalIp(spec, objectAt(o.status), type),
           ports || "<none>",
         ];
       },
     );
     const selector = (o: Parameters<typeof printer.cells>[0]) =>
-      Object.entries((objectAt(o.spec).selector as Record<string, string> | undefined) ?? {})
-        .map(([k, v]) => `${k}=${v}`)
-        .join(",") || "<none>";
+      labelSet(objectAt(o.spec).selector);
     return {
       columns: [
         ...printer.columns,

@@ -4,6 +4,7 @@
  */
 import type { FieldError } from "@opgen/apimachinery/status";
 import type { JsonObject } from "../../api/types.js";
+import { ingressHosts, loadBalancerIngress } from "../printing/format.js";
 import { namedPrinter } from "../printing.js";
 import { objectAt, type ResourceStrategy } from "../strategy.js";
 
@@ -69,13 +70,10 @@ export const ingresses: ResourceStrategy = {
       ],
       (o) => {
         const spec = objectAt(o.spec);
-        const hosts = ((spec.rules ?? []) as JsonObject[]).map((r) => r.host).filter(Boolean);
-        const lb = (objectAt(objectAt(o.status).loadBalancer).ingress ?? []) as JsonObject[];
-        const addresses = lb.map((i) => i.ip ?? i.hostname).filter(Boolean);
         return [
           spec.ingressClassName ?? "<none>",
-          hosts.length ? hosts.join(",") : "*",
-          addresses.join(","),
+          ingressHosts(spec.rules),
+          loadBalancerIngress(objectAt(o.status).loadBalancer),
           Array.isArray(spec.tls) && spec.tls.length > 0 ? "80, 443" : "80",
         ];
       },

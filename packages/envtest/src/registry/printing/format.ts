@@ -101,3 +101,27 @@ export function goLabelSelector(sel: unknown): string {
     .join("");
   return `&LabelSelector{MatchLabels:${map},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
 }
+
+/**
+ * `loadBalancerStatusStringer` as the server renders it (always wide, so never clipped): each
+ * ingress point's IP, or its hostname, deduplicated and sorted, comma-joined.
+ */
+export function loadBalancerIngress(status: unknown): string {
+  const points = listAt(objectAt(status).ingress)
+    .map((i) => str(i.ip) || str(i.hostname))
+    .filter((p) => p !== "");
+  return [...new Set(points)].sort().join(",");
+}
+
+/** kube's formatHosts: the first three rule hosts, `+ N more...` counting every further rule. */
+export function ingressHosts(rules: unknown): string {
+  const all = listAt(rules);
+  const shown: string[] = [];
+  let more = false;
+  for (const rule of all) {
+    if (shown.length === 3) more = true;
+    if (!more && str(rule.host) !== "") shown.push(str(rule.host));
+  }
+  if (shown.length === 0) return "*";
+  return more ? `${shown.join(",")} + ${all.length - 3} more...` : shown.join(",");
+}
