@@ -129,3 +129,54 @@ describe("HPA managed fields across autoscaling/v1 and v2", () => {
     });
   });
 });
+
+describe("server-side apply across autoscaling/v1 and v2", () => {
+  const v1 = `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: ssa, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 4
+  targetCPUUtilizationPercentage: 70
+`;
+  const v2 = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: ssa, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 4
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+`;
+
+  it("conflicts with a v1 applier over the CPU target, as v1 sees it", async () => {
+    expect((await kubectl(env, ["apply", "--server-side", "-f", "-"], v1)).code).toBe(0);
+    const r = await kubectl(
+      env,
+      ["apply", "--server-side", "--field-manager=other", "-f", "-"],
+      v2,
+    );
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.split("\n")[0]).toBe(
+      'error: Apply failed with 1 conflict: conflict with "kubectl": .spec.targetCPUUtilizationPercentage',
+    );
+    const forced = await kubectl(
+      env,
+      ["apply", "--server-side", "--force-conflicts", "--field-manager=other", "-f", "-"],
+      v2,
+    );
+    expect(forced.code).toBe(0);
+    const got = await kubectl(env, ["get", "hpa", "ssa", "-o", "json", "--show-managed-fields"]);
+    const entries = strip(
+      (JSON.parse(got.stdout) as { metadata: { managedFields: Entry[] } }).metadata.managedFields,
+    );
+    expect(entries.find((e) => e.manager === "kubectl")).toEqual({
+      manager: "kubectl",
+      operation: "Apply",
+      apiVersion: "autoscaling/v1",
+      fieldsV1: { "f:spec": { "f:maxReplicas": {}, "f:scaleTargetRef": {} } },
+    });
+    expect(entries.find((e) => e.manager === "other")?.apiVersion).toBe("autoscaling/v2");
+  });
+});

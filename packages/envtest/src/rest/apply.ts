@@ -21,10 +21,14 @@ import {
 } from "../api/types.js";
 import {
   changedFields,
+  changedIn,
   childNode,
   difference,
+  entryVersion,
   type FieldSet,
   fromFieldsV1,
+  intersection,
+  leafPaths,
   toFieldsV1,
 } from "./managed-fields.js";
 import { mergeNodeFor } from "./merge-schema.js";
@@ -222,9 +226,21 @@ export async function serverSideApply(
   const taken = new Map<ManagedFieldsEntry, FieldSet>();
   const appliedLeaves: Leaf[] = [];
   leaves(appliedSet, applied, live, node, [], appliedLeaves);
+  const merged = merge(live, applied, node) as KubeObject;
   for (const e of entries) {
     if (isMine(e)) continue;
     const owned = fromFieldsV1(e.fieldsV1);
+    // A manager of another version (an HPA's v1 and v2) conflicts where the apply changes what
+    // it owns as its version sees the object (structured-merge-diff compares in each manager's
+    // version).
+    const other = entryVersion(info, version, e.apiVersion);
+    if (other) {
+      const shared = intersection(owned, changedIn(info, other, merged, live));
+      if (shared.size === 0) continue;
+      if (force) taken.set(e, shared);
+      else for (const path of leafPaths(shared)) conflicts.push({ manager: printManager(e), path });
+      continue;
+    }
     const lost: FieldSet = new Map();
     for (const leaf of appliedLeaves) {
       if (!setHasPath(owned, leaf.path)) continue;
@@ -272,7 +288,7 @@ export async function serverSideApply(
   }
 
   // Merge, then drop what this manager applied before and nobody else still owns.
-  let result = merge(live, applied, node) as KubeObject;
+  let result = merged;
   if (previous) {
     let stale = difference(fromFieldsV1(previous.fieldsV1), appliedSet);
     for (const e of entries)

@@ -176,6 +176,50 @@ function sameEntry(e: ManagedFieldsEntry, ctx: ManagedFieldsContext): boolean {
   );
 }
 
+/** The paths in both sets (a leaf of one under a node of the other is not shared). */
+export function intersection(a: FieldSet, b: FieldSet): FieldSet {
+  const out: FieldSet = new Map();
+  for (const [k, v] of a) {
+    const bv = b.get(k);
+    if (!bv) continue;
+    if (v.size === 0 && bv.size === 0) out.set(k, new Map());
+    else {
+      const sub = intersection(v, bv);
+      if (sub.size) out.set(k, sub);
+    }
+  }
+  return out;
+}
+
+/**
+ * The served version a managedFields entry of another API version records its fields in, for
+ * multi-version built-ins (an HPA's autoscaling/v1 and v2); undefined when it is `current` or
+ * the kind converts between no versions.
+ */
+export function entryVersion(
+  info: ResourceInfo,
+  current: ResourceVersionInfo,
+  apiVersion: string | undefined,
+): ResourceVersionInfo | undefined {
+  if (!info.convert || !apiVersion) return undefined;
+  const prefix = info.group ? `${info.group}/` : "";
+  if (!apiVersion.startsWith(prefix)) return undefined;
+  const name = apiVersion.slice(prefix.length);
+  if (name === current.name) return undefined;
+  return info.versions.find((v) => v.name === name);
+}
+
+/** What a write added or modified, seen in `version` (both objects converted to it). */
+export function changedIn(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  now: KubeObject,
+  before: KubeObject,
+): FieldSet {
+  const view = (o: KubeObject) => (info.convert ? info.convert(o, version.name) : o);
+  return changedFields(view(now), view(before), mergeNodeFor(info, version));
+}
+
 /** What a write changed and removed, as seen in one version of the object. */
 interface VersionedDiff {
   changed: FieldSet;
