@@ -123,7 +123,7 @@ describe("List samples", () => {
   const item = (name: string, size: number, version = "v1") =>
     `- apiVersion: demo.my.domain/${version}\n  kind: AppCluster\n  metadata:\n    name: ${name}\n  spec:\n    size: ${size}\n`;
 
-  it("checks each item of a v1 List and an <Kind>List, naming its index", async () => {
+  it("checks each item of a v1 List and an <Kind>List, naming its index, as kubectl reads them", async () => {
     expect(
       await warnings(
         "Namespaced",
@@ -139,15 +139,17 @@ describe("List samples", () => {
     ]);
   });
 
-  it("reads a List nested in a List, and an item's metadata", async () => {
+  it("names a list inside a list, which kubectl refuses, and an item's metadata", async () => {
     expect(
       await warnings(
         "Namespaced",
         "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n" +
-          "  - apiVersion: demo.my.domain/v1\n    kind: AppCluster\n    metadata:\n      name: Bad_Name\n    spec:\n      size: 1\n",
+          "  - apiVersion: demo.my.domain/v1\n    kind: AppCluster\n    metadata:\n      name: a\n    spec:\n      size: 1\n" +
+          "- apiVersion: demo.my.domain/v1\n  kind: AppCluster\n  metadata:\n    name: Bad_Name\n  spec:\n    size: 1\n",
       ),
     ).toEqual([
-      `10:7: warning: items[0].items[0]: metadata.name: Invalid value: "Bad_Name": ${SUBDOMAIN}`,
+      "4:3: warning: items[0]: a list inside a list: kubectl apply refuses the file (*unstructured.Unstructured is not a list: no Items field in this object)",
+      `16:5: warning: items[1]: metadata.name: Invalid value: "Bad_Name": ${SUBDOMAIN}`,
     ]);
   });
 });

@@ -3,7 +3,7 @@
  * the project's CRDs is validated against the CRD just generated, as `kubectl apply
  * --validate=strict` would have the API server validate it (ObjectMeta, unknown fields,
  * structural schema, CEL rules), so a sample left stale by a type change is named with its file,
- * line and field. A List document is checked item by item, each named by its index.
+ * line and field. A list document (`kind: List`) is checked item by item, each named by its index.
  * The validator (CEL, YAML parser) is loaded only when there are samples to read.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -97,8 +97,9 @@ export async function checkSamples(
       );
 
     /**
-     * Checks one object written at `node`; `where` names it inside a List (`items[1]`). A List
-     * (`kind: List`, or any `<Kind>List` with items) is read item by item, as kubectl reads it.
+     * Checks one object written at `node`; `where` names it inside a list (`items[1]`). As kubectl
+     * reads a file, a document with an `items` list (`kind: List`, an `AppClusterList`) is a list
+     * of objects, and an item that is itself a list is refused.
      */
     const checkObject = (node: unknown, obj: unknown, where: string): void => {
       const say = (segments: readonly (string | number)[], message: string) =>
@@ -109,13 +110,20 @@ export async function checkSamples(
         kind?: unknown;
         items?: unknown;
       };
-      if (typeof kind === "string" && kind.endsWith("List") && Array.isArray(items)) {
+      if (Array.isArray(items)) {
+        if (where) {
+          say(
+            [],
+            "a list inside a list: kubectl apply refuses the file (*unstructured.Unstructured is not a list: no Items field in this object)",
+          );
+          return;
+        }
         const seq = isMap(node)
           ? node.items.find((p) => isScalar(p.key) && p.key.value === "items")?.value
           : undefined;
         items.forEach((item, i) => {
           const itemNode = isSeq(seq) ? seq.items[i] : undefined;
-          checkObject(itemNode ?? node, item, `${where ? `${where}.` : ""}items[${i}]`);
+          checkObject(itemNode ?? node, item, `items[${i}]`);
         });
         return;
       }
