@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { KubeObject } from "../src/api/types.js";
+import { daemonSets } from "../src/registry/apps/workloads.js";
 import { endpoints } from "../src/registry/core/endpoints.js";
 import { services } from "../src/registry/core/services.js";
+import { endpointSlices } from "../src/registry/discovery/endpoint-slices.js";
 import { ingresses } from "../src/registry/networking/ingresses.js";
 import {
   validatingAdmissionPolicyBindingPrinter,
@@ -815,5 +817,58 @@ describe("services, endpoints and ingresses", () => {
         }),
       ).slice(1, 5),
     ).toEqual(["nginx", "*", "10.0.0.2,z.example.com", "80, 443"]);
+  });
+});
+
+describe("endpoint slices and daemon sets", () => {
+  const v1 = { name: "v1" } as Parameters<NonNullable<typeof endpointSlices.printer>>[0];
+  it("prints kube's endpoint slice rows, `*` or the name for ports without a number", () => {
+    const es = endpointSlices.printer!(v1)!;
+    const port = (name: string, p?: number) => ({
+      name,
+      protocol: "TCP",
+      ...(p ? { port: p } : {}),
+    });
+    expect(
+      cells(
+        es,
+        obj(
+          "multiportslice.123",
+          {
+            addressType: "IPv4",
+            ports: [
+              port("http", 80),
+              port("https", 443),
+              port("extra1", 3000),
+              port("extra2", 3001),
+            ],
+            endpoints: [
+              { addresses: ["10.1.2.3", "2001:db8::1234:5678"] },
+              { addresses: ["10.2.3.4", "2001:db8::2345:6789"] },
+            ],
+          },
+          fiveMinutesAgo(),
+        ),
+      ),
+    ).toEqual([
+      "multiportslice.123",
+      "IPv4",
+      "80,443,3000 + 1 more...",
+      "10.1.2.3,2001:db8::1234:5678,10.2.3.4 + 1 more...",
+      "5m",
+    ]);
+    expect(
+      cells(es, obj("s", { addressType: "FQDN", ports: [{ name: "dns" }, {}] })).slice(1, 4),
+    ).toEqual(["FQDN", "dns,*", "<unset>"]);
+  });
+
+  it("prints a daemon set's node selector sorted by key", () => {
+    const ds = daemonSets.printer!(v1)!;
+    const row = cells(
+      ds,
+      obj("d", { spec: { template: { spec: { nodeSelector: { zone: "a", disk: "ssd" } } } } }),
+    );
+    expect(row[6]).toBe("disk=ssd,zone=a");
+    expect(cells(ds, obj("e", { spec: { template: { spec: {} } } }))[6]).toBe("<none>");
   });
 });

@@ -7,6 +7,7 @@ import type { KubeObject } from "../../api/types.js";
 import { defaultPodTemplate } from "../core/pod-defaults.js";
 import { immutableSelector, statefulSetUpdate } from "../immutability.js";
 import { doc } from "../printing/describe.js";
+import { labelSet } from "../printing/format.js";
 import { namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validateWorkload } from "../workload-validation.js";
@@ -170,17 +171,14 @@ export const daemonSets: ResourceStrategy = {
           },
         ],
         (o) => {
-          const ns = objectAt(objectAt(objectAt(sp(o).template).spec).nodeSelector);
-          const sel = Object.entries(ns)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(",");
+          const sel = labelSet(objectAt(objectAt(sp(o).template).spec).nodeSelector);
           return [
             st(o).desiredNumberScheduled ?? 0,
             st(o).currentNumberScheduled ?? 0,
             st(o).numberReady ?? 0,
             st(o).updatedNumberScheduled ?? 0,
             st(o).numberAvailable ?? 0,
-            sel || "<none>",
+            sel,
           ];
         },
       ),

@@ -1,15 +1,8 @@
 /** EndpointSlices (`pkg/registry/discovery/endpointslice`): the columns kubectl prints. */
-import type { JsonObject } from "../../api/types.js";
 import { doc } from "../printing/describe.js";
+import { firstWithMore, listAt, str } from "../printing/format.js";
 import { namedPrinter } from "../printing.js";
 import type { ResourceStrategy } from "../strategy.js";
-
-function firstThree(items: string[], empty: string): string {
-  if (items.length === 0) return empty;
-  return items.length > 3
-    ? `${items.slice(0, 3).join(",")} + ${items.length - 3} more...`
-    : items.join(",");
-}
 
 export const endpointSlices: ResourceStrategy = {
   nameRule: "subdomain",
@@ -33,17 +26,14 @@ export const endpointSlices: ResourceStrategy = {
         },
       ],
       (o) => {
-        const ports = ((o.ports ?? []) as JsonObject[]).map((p) =>
-          typeof p.port === "number" ? String(p.port) : "<unset>",
+        // A port without a number shows its name, or `*` (every port).
+        const ports = listAt(o.ports).map((p) =>
+          typeof p.port === "number" ? String(p.port) : typeof p.name === "string" ? p.name : "*",
         );
-        const addresses = ((o.endpoints ?? []) as JsonObject[]).flatMap(
-          (e) => (e.addresses ?? []) as string[],
+        const addresses = listAt(o.endpoints).flatMap((e) =>
+          Array.isArray(e.addresses) ? (e.addresses as string[]) : [],
         );
-        return [
-          o.addressType ?? "",
-          firstThree(ports, "<unset>"),
-          firstThree(addresses, "<unset>"),
-        ];
+        return [str(o.addressType), firstWithMore(ports), firstWithMore(addresses)];
       },
     ),
 };
