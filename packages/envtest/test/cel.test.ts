@@ -2,7 +2,7 @@
 // immutability fixtures.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../src/index.js";
+import { eventually, startTestEnv, type TestEnv } from "../src/index.js";
 import { api, fixtures } from "./helpers.js";
 
 let env: TestEnv;
@@ -206,5 +206,87 @@ describe("estimated rule cost at CRD creation", () => {
     }
     expect(unbounded.status).toBe(422);
     expect(unbounded.body.details.causes).toEqual(refused);
+  });
+});
+
+describe("rules over embedded and preserve-unknown-fields objects", () => {
+  const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  const crd = (plural: string, rules: string[]) => ({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${plural}.embedded.example.com` },
+    spec: {
+      group: "embedded.example.com",
+      scope: "Namespaced",
+      names: { plural, kind: plural[0]?.toUpperCase() + plural.slice(1, -1) },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                spec: {
+                  type: "object",
+                  properties: {
+                    template: {
+                      type: "object",
+                      "x-kubernetes-embedded-resource": true,
+                      "x-kubernetes-preserve-unknown-fields": true,
+                    },
+                  },
+                  "x-kubernetes-validations": rules.map((rule) => ({ rule })),
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  });
+
+  it("sees an embedded resource's apiVersion, kind and metadata.name, and checks them", async () => {
+    const created = await api(
+      env,
+      "POST",
+      crds,
+      crd("wrappers", ["!has(self.template) || self.template.kind == 'Pod'"]),
+    );
+    expect(created.status, created.text).toBe(201);
+    const path = "/apis/embedded.example.com/v1/namespaces/default/wrappers";
+    const obj = (name: string, kind: string) => ({
+      apiVersion: "embedded.example.com/v1",
+      kind: "Wrapper",
+      metadata: { name },
+      spec: { template: { apiVersion: "v1", kind, metadata: { name: "x" }, spec: { a: 1 } } },
+    });
+    // The CRD serves once it is established.
+    const r = await eventually(async () => {
+      const created = await api(env, "POST", path, obj("pod", "Pod"));
+      expect(created.status, created.text).not.toBe(404);
+      return created;
+    });
+    expect(r.status, r.text).toBe(201);
+    const bad = await api(env, "POST", path, obj("svc", "Service"));
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes[0]).toMatchObject({
+      field: "spec",
+      message: expect.stringContaining(
+        "failed rule: !has(self.template) || self.template.kind == 'Pod'",
+      ),
+    });
+  });
+
+  it("refuses a rule reading a field the schema does not declare, as kube does", async () => {
+    const r = await api(env, "POST", crds, crd("peekers", ["has(self.template.spec)"]));
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes[0].field).toBe(
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
+    );
+    expect(r.body.details.causes[0].message).toContain(
+      "compilation failed: ERROR: <input>:1:18: undefined field 'spec'",
+    );
   });
 });
