@@ -9,7 +9,6 @@ import { errors, type FieldError } from "@opgen/apimachinery/status";
 import { validateCel } from "@opgen/apimachinery/validation";
 import { finalizerWarnings, validateObjectMeta } from "../api/meta.js";
 import {
-  deepClone,
   groupVersion,
   isObject,
   type JsonObject,
