@@ -59,7 +59,14 @@ describe("kubectl get -o wide", () => {
       "IMAGES",
       "SELECTOR",
     ]);
-    const [podHead] = await table(["pods", "-o", "wide"]);
+    const [podHead, podRow] = await table(["pods", "-l", "app=web", "-o", "wide"]);
+    // IP is the first of status.podIPs, NODE the bound node; nobody is nominated or gated.
+    expect(podRow!.slice(5)).toEqual([
+      expect.stringMatching(/^10\.244\.0\.\d+$/),
+      "envtest-node",
+      "<none>",
+      "<none>",
+    ]);
     expect(podHead).toEqual([
       "NAME",
       "READY",

@@ -7,6 +7,7 @@ import { quantityValue } from "@opgen/apimachinery/quantity";
 import type { JsonObject, KubeObject } from "../../api/types.js";
 import { podUpdate } from "../immutability.js";
 import { doc } from "../printing/describe.js";
+import { listAt, str } from "../printing/format.js";
 import { age, ageColumn, nameColumn } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
@@ -208,9 +209,10 @@ export const pods: ResourceStrategy = {
       o.metadata?.name,
       ...podCells(o),
       age(o.metadata?.creationTimestamp),
-      objectAt(o.status).podIP ?? "<none>",
-      objectAt(o.spec).nodeName ?? "<none>",
-      objectAt(o.status).nominatedNodeName ?? "<none>",
+      // kube prints the first of podIPs; empty strings print as <none>.
+      str(listAt(objectAt(o.status).podIPs)[0]?.ip) || "<none>",
+      str(objectAt(o.spec).nodeName) || "<none>",
+      str(objectAt(o.status).nominatedNodeName) || "<none>",
       readinessGates(o),
     ],
   }),
