@@ -639,6 +639,31 @@ describe("size estimates", () => {
     expect(sizeDecl(objectWithRequired(), false)?.minSerializedSize).toBe(2 + 8 + 2 + 4);
     expect(maxCardinality(16)).toBe(185042);
   });
+
+  it("bounds an enum string by its longest value (kubernetes PR 121085, kube 1.29 on)", () => {
+    // kube's issue 119511: a prefix check on an enum under nested lists hit the limit.
+    const level: JSONSchemaProps = { type: "string", enum: ["low", "medium", "high"] };
+    expect(sizeDecl(level, false)?.maxElements).toBe(6);
+    // A declared maxLength still wins (4 bytes per character); values are counted in bytes.
+    expect(sizeDecl({ ...level, maxLength: 2 }, false)?.maxElements).toBe(8);
+    expect(sizeDecl({ type: "string", enum: ["é"] }, false)?.maxElements).toBe(2);
+    // self 1 + ceil((0..6 + 1) x 0.1) x ceil(6 x 0.25).
+    expect(expressionCost("self.matches('Prefix')", level, false, false)).toEqual({
+      min: 3,
+      max: 3,
+      exact: true,
+    });
+    const nested: JSONSchemaProps = {
+      type: "object",
+      properties: {
+        spec: {
+          type: "array",
+          items: { type: "array", items: withRule(level, "self.matches('Prefix')") },
+        },
+      },
+    };
+    expect(crdRuleCostErrors(nested, "openAPIV3Schema")).toEqual([]);
+  });
 });
 
 describe("cost error messages", () => {

@@ -2,8 +2,9 @@
  * The sizes kube-apiserver 1.32 assumes for the data a CRD rule sees, when it estimates the
  * rule's cost at CRD creation (`apiserver/pkg/cel/common/schemas.go` SchemaDeclType, the
  * `MaxElements` and `MinSerializedSize` of each declared type): a declared `maxLength`,
- * `maxItems` or `maxProperties` bounds a value, and without one the bound is what fits in one
- * 3 MiB request given the smallest JSON an element can serialize to. A plain string's
+ * `maxItems` or `maxProperties` bounds a value (a string's `enum` does too, by its longest
+ * value), and without one the bound is what fits in one 3 MiB request given the smallest JSON
+ * an element can serialize to. A plain string's
  * `maxLength` counts 4 bytes per character; durations and timestamps have fixed bounds.
  */
 import type { JSONSchemaProps } from "../schema/types.js";
@@ -50,6 +51,15 @@ function maxStringLengthPerRequest(s: JSONSchemaProps): number {
     default:
       return MAX_REQUEST_SIZE_BYTES - 2;
   }
+}
+
+/** kube's estimateMaxStringEnumLength: the longest string value, in bytes (Go's len). */
+function longestEnumValue(values: unknown[]): number {
+  let max = 0;
+  for (const v of values) {
+    if (typeof v === "string") max = Math.max(max, Buffer.byteLength(v, "utf8"));
+  }
+  return max;
 }
 
 const simple = (maxElements: number, minSerializedSize: number): SizeDecl => ({
@@ -149,13 +159,15 @@ export function sizeDecl(schema: JSONSchemaProps | undefined, root: boolean): Si
         case "date-time":
           return simple(maxStringLengthPerRequest(s), MIN_DATETIME_SIZE_JSON);
         default:
-          // maxLength counts characters; kube bounds bytes, up to 4 per character.
-          return simple(
-            typeof s.maxLength === "number"
-              ? zeroIfNegative(s.maxLength) * 4
-              : maxStringLengthPerRequest(s),
-            MIN_STRING_SIZE,
-          );
+          // maxLength counts characters; kube bounds bytes, up to 4 per character. Without
+          // one, an enum bounds the string by its longest value, in bytes (kube 1.29 on).
+          if (typeof s.maxLength === "number") {
+            return simple(zeroIfNegative(s.maxLength) * 4, MIN_STRING_SIZE);
+          }
+          if (Array.isArray(s.enum) && s.enum.length > 0) {
+            return simple(longestEnumValue(s.enum), MIN_STRING_SIZE);
+          }
+          return simple(maxStringLengthPerRequest(s), MIN_STRING_SIZE);
       }
     case "boolean":
       return simple(0, MIN_BOOL_SIZE);
