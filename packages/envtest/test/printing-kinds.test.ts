@@ -392,8 +392,37 @@ describe("kubectl get for API machinery kinds", () => {
     const [head, row] = await table(["clusterrole", "reader"]);
     expect(head).toEqual(["NAME", "CREATED AT"]);
     expect(row).toEqual(["reader", expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)]);
-    const crd = await kubectl(env, ["get", "crd"]);
-    expect(crd.stderr).toBe("No resources found");
+    const created = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+    const crd = await api(env, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+      metadata: { name: "widgets.example.com" },
+      spec: {
+        group: "example.com",
+        names: { plural: "widgets", singular: "widget", kind: "Widget", listKind: "WidgetList" },
+        scope: "Namespaced",
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: "object" } },
+          },
+        ],
+      },
+    });
+    expect(crd.status).toBe(201);
+    expect(await table(["crd", "widgets.example.com"])).toEqual([
+      ["NAME", "CREATED AT"],
+      ["widgets.example.com", expect.stringMatching(created)],
+    ]);
+    await kubectl(
+      env,
+      ["create", "-f", "-"],
+      "apiVersion: v1\nkind: LimitRange\nmetadata: {name: limits}\nspec:\n  limits: [{type: Container, max: {cpu: '2'}}]\n",
+    );
+    expect(await table(["limitranges"])).toEqual([
+      ["NAME", "CREATED AT"],
+      ["limits", expect.stringMatching(created)],
+    ]);
   });
 });
 
