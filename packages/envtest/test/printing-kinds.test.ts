@@ -639,3 +639,44 @@ describe("wide selectors and column descriptions", () => {
     });
   });
 });
+
+describe("kubectl get for certificate signing requests", () => {
+  it("prints signer, requestor, requested duration and condition", async () => {
+    // A PKCS#10 request for CN=jane (an EC P-256 key made for this test; the key is not kept).
+    const request =
+      "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIWU1IOENBUUF3SFRFTk1Bc0dBMVVFQXd3RWFtRnVaVEVNTUFvR0ExVUVDZ3dEWkdWMk1Ga3dFd1lIS29aSQp6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUVMRzIzWXpCVUc5S3JCa2VZbjVKMy95SWlDUWxqb2FQdE43WVF2YmJECldrcmlaY3ZaNjNGYkhIY1h2cjROdjZOdGxEZ2VFc3AvT0lTbE5EbjlOZWlyZzZBQU1Bb0dDQ3FHU000OUJBTUMKQTBrQU1FWUNJUUQ5c0xZVFRZYk8xdW9NRVh4V3VacWtRVUFRUDE3Z0VWSCtpeWNVdWF5Tnh3SWhBT3BCWVJpUAplNmh1WmpBOG5sdUdaNTdQN2w4Sm1wY2R6R2RwUmpBMXQzdFcKLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg==";
+    const created = await api(
+      env,
+      "POST",
+      "/apis/certificates.k8s.io/v1/certificatesigningrequests",
+      {
+        metadata: { name: "jane" },
+        spec: {
+          request,
+          signerName: "example.com/dev",
+          expirationSeconds: 7 * 24 * 3600 + 3600,
+          usages: ["client auth"],
+        },
+      },
+    );
+    expect(created.status).toBe(201);
+    const [head, row] = await table(["csr", "jane"]);
+    expect(head).toEqual([
+      "NAME",
+      "AGE",
+      "SIGNERNAME",
+      "REQUESTOR",
+      "REQUESTEDDURATION",
+      "CONDITION",
+    ]);
+    expect(row).toEqual([
+      "jane",
+      AGE,
+      "example.com/dev",
+      // REQUESTOR is spec.username as stored (kube-apiserver fills it from the requesting user).
+      created.body.spec.username ?? "",
+      "7d1h",
+      "Pending",
+    ]);
+  });
+});
