@@ -102,7 +102,11 @@ function celGoMessage(e: Error & { code?: string }): string {
   return first.replaceAll(RE2_MATCHES, "matches");
 }
 
-function compileError(expr: string, e: Error & { range?: { start: number } }): CelCompileError {
+function compileError(
+  expr: string,
+  e: Error & { range?: { start: number } },
+  location?: number,
+): CelCompileError {
   const message = celGoMessage(e);
   let offset = e.range?.start ?? 0;
   // cel-go points a call's issues at its opening parenthesis, a field's at the dot before it
@@ -120,6 +124,7 @@ function compileError(expr: string, e: Error & { range?: { start: number } }): C
     const at = expr.indexOf(op, offset);
     if (at >= 0) offset = at;
   }
+  if (location !== undefined && location >= 0) offset = location;
   const { line, col, text } = position(expr, offset);
   return new CelCompileError(
     `ERROR: <input>:${line}:${col}: ${message}\n | ${text}\n | ${".".repeat(col - 1)}^`,
@@ -148,7 +153,10 @@ interface SelectNode {
  * presence test's field, cel-go does (`undefined field`). Only selections from a variable
  * through declared object fields are resolved; anything else is left to evaluation.
  */
-function undefinedPresenceTest(node: unknown, typing: Typing): SelectNode | undefined {
+function undefinedPresenceTest(
+  node: unknown,
+  typing: Typing,
+): { call: SelectNode; field: string } | undefined {
   if (Array.isArray(node)) {
     for (const n of node) {
       const found = undefinedPresenceTest(n, typing);
@@ -164,7 +172,7 @@ function undefinedPresenceTest(node: unknown, typing: Typing): SelectNode | unde
       const [operand, field] = sel.args as [SelectNode, string];
       const t = selectedType(operand, typing);
       const fields = t === undefined ? undefined : typing.objects.get(t);
-      if (fields && !Object.hasOwn(fields, field)) return sel;
+      if (fields && !Object.hasOwn(fields, field)) return { call: node, field };
     }
   }
   if (Array.isArray(args) || isNode(args)) return undefinedPresenceTest(args, typing);
@@ -191,12 +199,9 @@ function compileIn(env: Environment, expr: string, typing?: Typing): CelProgram 
     const checked = parsed.check();
     const undefinedField = checked.valid && typing && undefinedPresenceTest(parsed.ast, typing);
     if (undefinedField) {
-      const [, field] = undefinedField.args as [unknown, string];
-      // Pointed at the field's dot, as cel-go points at other undefined fields.
-      const e = Object.assign(new Error(`No such key: ${field}`), {
-        range: { start: undefinedField.end ?? 0 },
-      });
-      return compileError(expr, e);
+      // cel-go locates the presence test the has() macro expands to at the call's parenthesis.
+      const paren = expr.indexOf("(", undefinedField.call.start ?? 0);
+      return compileError(expr, new Error(`No such key: ${undefinedField.field}`), paren);
     }
     return checked.valid
       ? Object.assign(parsed, { type: checked.type ?? "dyn" })
