@@ -4,13 +4,17 @@
  * int32`, found by walking the object along the 1.32 catalog's definitions, whose names are
  * the Go struct names. Go names its own string, integer and map types (`v1.Protocol`,
  * `v1.ResourceList`); the catalog does not, so those read `string`, `int32`, `map[string]...`
- * here. Types that decode themselves (quantities, int-or-string, times, raw JSON) are not checked.
+ * here (the 1.32 OpenAPI and protobuf data name no such types). Types that decode themselves
+ * report as their UnmarshalJSON does: a quantity that does not parse is ParseQuantity's format
+ * error, an int-or-string that is neither reads as an int32, a time must be a string (its text
+ * is not checked); raw JSON takes anything.
  */
 import {
   definition as catalogDefinition,
   type DefinitionNode,
   type TypeDefinition,
 } from "@opgen/apimachinery/catalog";
+import { parseQuantity, QUANTITY_FORMAT_ERROR } from "@opgen/apimachinery/quantity";
 import { isObject } from "../api/types.js";
 
 // Every request walks a few definitions: keep them at hand rather than in the catalog's files.
@@ -51,80 +55,141 @@ function jsonKind(v: unknown): string {
   return typeof v;
 }
 
-const mismatch = (v: unknown, node: DefinitionNode, struct: string, field: string) =>
-  `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${field} of type ${goType(node)}`;
+const mismatch = (v: unknown, type: string, struct: string, field: string) =>
+  `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${field} of type ${type}`;
 
-function checkValue(
-  node: DefinitionNode,
+/**
+ * Go's decoder keeps the first type mismatch of a plain field and reads on (the error is
+ * returned at the end), but a type that decodes itself (`UnmarshalJSON`) ends decoding at once
+ * with its error, the enclosing field named when it is a type mismatch. So a walk keeps the first
+ * mismatch and stops at the first self-decoding failure, which wins.
+ */
+class Walk {
+  saved: string | undefined;
+  fatal: string | undefined;
+  save(e: string) {
+    this.saved ??= e;
+  }
+}
+
+const QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+
+/** An int32 as Go's decoder reads a JSON number into one, or the number's mismatch text. */
+function int32Mismatch(v: number): string | undefined {
+  return Number.isInteger(v) && v < 2 ** 31 && v >= -(2 ** 31) ? undefined : `number ${v}`;
+}
+
+/**
+ * The error of a type that decodes itself, as its UnmarshalJSON reports it; the catalog names
+ * the type (resource.Quantity) or its format (int-or-string, date-time) says which it is.
+ */
+function selfDecodingError(
+  ref: string,
+  target: TypeDefinition,
   v: unknown,
   struct: string,
   field: string,
 ): string | undefined {
-  if (v === null || v === undefined) return undefined;
+  if (ref === QUANTITY_DEF) {
+    // Quoted or not, the text is parsed (`5`, `"500m"`); anything else is no quantity.
+    const text = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "";
+    return typeof v === "object" || typeof v === "boolean" || !parseQuantity(text)
+      ? QUANTITY_FORMAT_ERROR
+      : undefined;
+  }
+  if (target.format === "int-or-string") {
+    // A string is the string form; anything else is read into the int32.
+    if (typeof v === "string") return undefined;
+    const what = typeof v === "number" ? int32Mismatch(v) : jsonKind(v);
+    return what === undefined
+      ? undefined
+      : `json: cannot unmarshal ${what} into Go struct field ${struct}.${field} of type int32`;
+  }
+  if (target.format === "date-time" && typeof v !== "string")
+    return mismatch(v, "string", struct, field);
+  return undefined;
+}
+
+function checkValue(
+  walk: Walk,
+  node: DefinitionNode,
+  v: unknown,
+  struct: string,
+  field: string,
+): void {
+  if (v === null || v === undefined || walk.fatal) return;
   if (node.$ref) {
     const target = definition(node.$ref);
-    // Types with their own JSON form (Quantity, IntOrString, Time, RawExtension) decode anything.
-    if (!target?.properties) return undefined;
-    if (!isObject(v)) return mismatch(v, node, struct, field);
-    return checkStruct(node.$ref, v, field);
+    if (!target) return;
+    if (!target.properties) {
+      // Types with their own JSON form: RawExtension and JSON take anything.
+      walk.fatal = selfDecodingError(node.$ref, target, v, struct, field);
+      return;
+    }
+    if (!isObject(v)) walk.save(mismatch(v, goType(node), struct, field));
+    else checkStruct(walk, node.$ref, v, field);
+    return;
   }
   switch (node.type) {
     case "integer": {
-      if (typeof v !== "number") return mismatch(v, node, struct, field);
+      if (typeof v !== "number") {
+        walk.save(mismatch(v, goType(node), struct, field));
+        return;
+      }
       const bits = node.format === "int32" ? 31 : 63;
       if (!Number.isInteger(v) || v >= 2 ** bits || v < -(2 ** bits))
-        return `json: cannot unmarshal number ${v} into Go struct field ${struct}.${field} of type ${goType(node)}`;
-      return undefined;
+        walk.save(
+          `json: cannot unmarshal number ${v} into Go struct field ${struct}.${field} of type ${goType(node)}`,
+        );
+      return;
     }
     case "number":
-      return typeof v === "number" ? undefined : mismatch(v, node, struct, field);
+      if (typeof v !== "number") walk.save(mismatch(v, goType(node), struct, field));
+      return;
     case "boolean":
-      return typeof v === "boolean" ? undefined : mismatch(v, node, struct, field);
+      if (typeof v !== "boolean") walk.save(mismatch(v, goType(node), struct, field));
+      return;
     case "string":
-      return typeof v === "string" ? undefined : mismatch(v, node, struct, field);
+      if (typeof v !== "string") walk.save(mismatch(v, goType(node), struct, field));
+      return;
     case "array": {
-      if (!Array.isArray(v)) return mismatch(v, node, struct, field);
-      if (!node.items) return undefined;
-      for (const item of v) {
-        const e = checkValue(node.items, item, struct, field);
-        if (e) return e;
+      if (!Array.isArray(v)) {
+        walk.save(mismatch(v, goType(node), struct, field));
+        return;
       }
-      return undefined;
+      if (node.items) for (const item of v) checkValue(walk, node.items, item, struct, field);
+      return;
     }
     case "object": {
-      if (!isObject(v)) return mismatch(v, node, struct, field);
-      if (typeof node.additionalProperties !== "object") return undefined;
-      for (const item of Object.values(v)) {
-        const e = checkValue(node.additionalProperties, item, struct, field);
-        if (e) return e;
+      if (!isObject(v)) {
+        walk.save(mismatch(v, goType(node), struct, field));
+        return;
       }
-      return undefined;
+      if (typeof node.additionalProperties !== "object") return;
+      for (const item of Object.values(v))
+        checkValue(walk, node.additionalProperties, item, struct, field);
+      return;
     }
   }
-  return undefined;
 }
 
-function checkStruct(
-  defName: string,
-  obj: Record<string, unknown>,
-  path: string,
-): string | undefined {
+function checkStruct(walk: Walk, defName: string, obj: Record<string, unknown>, path: string) {
   const def = definition(defName);
-  if (!def?.properties) return undefined;
+  if (!def?.properties) return;
   const struct = defName.slice(defName.lastIndexOf(".") + 1);
   for (const key in obj) {
     const prop = def.properties[key];
-    if (!prop) continue;
-    const e = checkValue(prop, obj[key], struct, path ? `${path}.${key}` : key);
-    if (e) return e;
+    if (prop) checkValue(walk, prop, obj[key], struct, path ? `${path}.${key}` : key);
+    if (walk.fatal) return;
   }
-  return undefined;
 }
 
-/** The first type error of a built-in object against its definition, as Go's decoder words it. */
+/** The type error of a built-in object against its definition, as Go's decoder words it. */
 export function builtinTypeError(
   defName: string,
   obj: Record<string, unknown>,
 ): string | undefined {
-  return checkStruct(defName, obj, "");
+  const walk = new Walk();
+  checkStruct(walk, defName, obj, "");
+  return walk.fatal ?? walk.saved;
 }
