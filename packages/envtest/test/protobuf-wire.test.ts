@@ -133,6 +133,25 @@ describe("output negotiation", () => {
     expect(obj.data).toEqual({ a: "1" });
   });
 
+  it("refuses a protobuf Table as kube's protobuf encoder does (1.32 has no Table message)", async () => {
+    const r = await api(env, "GET", `${ns}/configmaps/neg`, undefined, {
+      accept: `${PB};as=Table;v=v1;g=meta.k8s.io, application/json`,
+    });
+    expect([r.status, r.headers["content-type"]]).toEqual([406, PB]);
+    const { obj } = unwrap(r.bytes, "k8s.io.apimachinery.pkg.apis.meta.v1.Status");
+    expect(obj).toMatchObject({
+      code: 406,
+      reason: "NotAcceptable",
+      message:
+        "object *v1.Table does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message",
+    });
+    // kubectl's own Accept (JSON Tables first) is unaffected.
+    const table = await api(env, "GET", `${ns}/configmaps/neg`, undefined, {
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+    });
+    expect([table.status, table.body.kind]).toEqual([200, "Table"]);
+  });
+
   it("answers nothing acceptable with a JSON 406 naming every type", async () => {
     const r = await api(env, "GET", `${ns}/configmaps/neg`, undefined, { accept: "text/html" });
     expect(r.status).toBe(406);

@@ -5,7 +5,7 @@
  * non-resource endpoints have their own modules.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errors } from "@opgen/apimachinery/status";
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { Registry } from "../api/registry.js";
 import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
@@ -337,6 +337,13 @@ export function createHandler(deps: HandlerDeps) {
     accept: string | undefined,
   ): void {
     if (tableOpts && body.kind !== "Status" && scope.subresource !== "scale") {
+      // 1.32 has no Table message: kube's protobuf encoder refuses the Table (errNotMarshalable).
+      if (negotiateOutput(accept, { protobuf: true }) === PROTOBUF)
+        throw new ApiError(
+          406,
+          "NotAcceptable",
+          "object *v1.Table does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message",
+        );
       sendJson(res, code, tableFor(scope, body, tableOpts), warningHeader(warnings));
       return;
     }
