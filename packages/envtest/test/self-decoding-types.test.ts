@@ -1,7 +1,8 @@
 /**
  * Values of built-in fields whose Go types decode themselves (resource.Quantity,
  * intstr.IntOrString, metav1.Time): refused with the error their UnmarshalJSON gives, which ends
- * Go's decoding at once and so wins over an earlier plain type mismatch; driven by kubectl
+ * Go's decoding at once and so wins over an earlier plain type mismatch; quantities come back
+ * canonical, as the decoded Quantity marshals. Driven by kubectl
  * (`--validate=false`, so its client-side schema check does not answer first) and plain HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +49,29 @@ describe("self-decoding types", () => {
       pod("q", { resources: { limits: { cpu: 2, memory: "1Gi" } } }),
     );
     expect(ok.status).toBe(201);
+  });
+
+  it("serves quantities back in their canonical form, as a decoded Quantity marshals", async () => {
+    const r = await kubectl(
+      env,
+      ["apply", "-f", "-", "-o", "jsonpath={.spec.containers[0].resources}"],
+      `apiVersion: v1
+kind: Pod
+metadata: {name: canon, namespace: default}
+spec:
+  containers:
+  - name: c
+    image: nginx
+    resources:
+      requests: {cpu: 0.5, memory: 1000, ephemeral-storage: "1e3"}
+      limits: {cpu: 1000m, memory: 2048Mi, ephemeral-storage: 1.5Gi}
+`,
+    );
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({
+      requests: { cpu: "500m", memory: "1k", "ephemeral-storage": "1e3" },
+      limits: { cpu: "1", memory: "2Gi", "ephemeral-storage": "1536Mi" },
+    });
   });
 
   it("reads an int-or-string that is not a string as an int32", async () => {

@@ -16,6 +16,7 @@ import {
 } from "@opgen/apimachinery/catalog";
 import { parseQuantity, QUANTITY_FORMAT_ERROR } from "@opgen/apimachinery/quantity";
 import { isObject } from "../api/types.js";
+import { goQuantity, quantityString } from "./go-quantity.js";
 
 // Every request walks a few definitions: keep them at hand rather than in the catalog's files.
 const definitions = new Map<string, TypeDefinition | undefined>();
@@ -192,4 +193,45 @@ export function builtinTypeError(
   const walk = new Walk();
   checkStruct(walk, defName, obj, "");
   return walk.fatal ?? walk.saved;
+}
+
+/** A value of a field typed by `node`, with its quantities canonical (in place where it can). */
+function canonical(node: DefinitionNode, v: unknown): unknown {
+  if (v === null || v === undefined) return v;
+  if (node.$ref === QUANTITY_DEF) {
+    const g = goQuantity(v);
+    return g ? quantityString(g) : v;
+  }
+  if (node.$ref) {
+    if (isObject(v)) canonicalStruct(node.$ref, v);
+    return v;
+  }
+  if (node.type === "array" && node.items && Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = canonical(node.items, v[i]);
+  } else if (
+    node.type === "object" &&
+    typeof node.additionalProperties === "object" &&
+    isObject(v)
+  ) {
+    for (const k in v) v[k] = canonical(node.additionalProperties, v[k]);
+  }
+  return v;
+}
+
+function canonicalStruct(defName: string, obj: Record<string, unknown>): void {
+  const def = definition(defName);
+  if (!def?.properties) return;
+  for (const key in obj) {
+    const prop = def.properties[key];
+    if (prop) obj[key] = canonical(prop, obj[key]);
+  }
+}
+
+/**
+ * Rewrites a decoded built-in's quantities as kube-apiserver serves them back: the decoded
+ * resource.Quantity marshals its canonical String() (`1000m` is `"1"`, `0.5` is `"500m"`,
+ * `2048Mi` is `"2Gi"`, numbers become strings).
+ */
+export function canonicalizeQuantities(defName: string, obj: Record<string, unknown>): void {
+  canonicalStruct(defName, obj);
 }
