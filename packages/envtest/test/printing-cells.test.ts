@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { KubeObject } from "../src/api/types.js";
 import { daemonSets } from "../src/registry/apps/workloads.js";
+import { horizontalPodAutoscalers } from "../src/registry/autoscaling/horizontal-pod-autoscalers.js";
 import { endpoints } from "../src/registry/core/endpoints.js";
 import { services } from "../src/registry/core/services.js";
 import { endpointSlices } from "../src/registry/discovery/endpoint-slices.js";
@@ -870,5 +871,47 @@ describe("endpoint slices and daemon sets", () => {
     );
     expect(row[6]).toBe("disk=ssd,zone=a");
     expect(cells(ds, obj("e", { spec: { template: { spec: {} } } }))[6]).toBe("<none>");
+  });
+});
+
+describe("HorizontalPodAutoscalers", () => {
+  const printer = horizontalPodAutoscalers.printer!({ name: "v2" } as never);
+  it("types every column but Name and Age as string and takes v2's field docs, as kube 1.32", () => {
+    expect(printer.columns.map((c) => `${c.name}:${c.type}`)).toEqual([
+      "Name:string",
+      "Reference:string",
+      "Targets:string",
+      "MinPods:string",
+      "MaxPods:string",
+      "Replicas:string",
+      "Age:string",
+    ]);
+    expect(printer.columns[3]!.description).toBe(
+      doc("api.autoscaling.v2.HorizontalPodAutoscalerSpec", "minReplicas"),
+    );
+    expect(printer.columns[3]!.description).toMatch(/^minReplicas is the lower limit/);
+    expect(printer.columns[5]!.description).toBe(
+      doc("api.autoscaling.v2.HorizontalPodAutoscalerStatus", "currentReplicas"),
+    );
+  });
+  it("prints minPods as a string (<unset> when absent), maxPods and replicas as numbers", () => {
+    const hpa = (spec: Record<string, unknown>) =>
+      obj(
+        "web",
+        {
+          apiVersion: "autoscaling/v2",
+          kind: "HorizontalPodAutoscaler",
+          spec: { scaleTargetRef: { kind: "Deployment", name: "web" }, maxReplicas: 5, ...spec },
+          status: { currentReplicas: 2 },
+        },
+        fiveMinutesAgo(),
+      );
+    expect(cells(printer, hpa({ minReplicas: 2, metrics: [] })).slice(3)).toEqual([
+      "2",
+      5,
+      2,
+      "5m",
+    ]);
+    expect(cells(printer, hpa({ metrics: [] }))[3]).toBe("<unset>");
   });
 });

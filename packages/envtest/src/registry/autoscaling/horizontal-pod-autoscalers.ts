@@ -5,9 +5,13 @@
  * controller reports).
  */
 import type { JsonObject } from "../../api/types.js";
+import { doc } from "../printing/describe.js";
 import { namedPrinter } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { convertHorizontalPodAutoscaler } from "./hpa-conversion.js";
+
+const SPEC = "api.autoscaling.v2.HorizontalPodAutoscalerSpec";
+const STATUS = "api.autoscaling.v2.HorizontalPodAutoscalerStatus";
 
 function target(spec: JsonObject, current: JsonObject | undefined): string {
   const t = objectAt(spec.target);
@@ -58,35 +62,14 @@ export const horizontalPodAutoscalers: ResourceStrategy = {
   },
   printer: () =>
     namedPrinter(
+      // kube 1.32 cites autoscaling/v2beta1's docs, which 1.32 no longer serves: v2's stand in.
+      // Every column but Name and Age is typed "string" there, counts included.
       [
-        {
-          name: "Reference",
-          type: "string",
-          description:
-            "reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource.",
-        },
-        {
-          name: "Targets",
-          type: "string",
-          description: "the metrics used to calculate the desired replica count",
-        },
-        {
-          name: "MinPods",
-          type: "string",
-          description:
-            "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.",
-        },
-        {
-          name: "MaxPods",
-          type: "integer",
-          description:
-            "maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up.",
-        },
-        {
-          name: "Replicas",
-          type: "integer",
-          description: "current number of replicas of pods managed by this autoscaler",
-        },
+        { name: "Reference", type: "string", description: doc(SPEC, "scaleTargetRef") },
+        { name: "Targets", type: "string", description: doc(SPEC, "metrics") },
+        { name: "MinPods", type: "string", description: doc(SPEC, "minReplicas") },
+        { name: "MaxPods", type: "string", description: doc(SPEC, "maxReplicas") },
+        { name: "Replicas", type: "string", description: doc(STATUS, "currentReplicas") },
       ],
       (served) => {
         // Cells read the stored (v2) form, as kube's printer reads the internal one.
@@ -96,7 +79,8 @@ export const horizontalPodAutoscalers: ResourceStrategy = {
         return [
           `${ref.kind ?? ""}/${ref.name ?? ""}`,
           targets(o),
-          spec.minReplicas ?? "<unset>",
+          // A string, as kube's printer formats it (fmt.Sprintf("%d")); the counts stay numbers.
+          spec.minReplicas === undefined ? "<unset>" : String(spec.minReplicas),
           spec.maxReplicas ?? 0,
           objectAt(o.status).currentReplicas ?? 0,
         ];
