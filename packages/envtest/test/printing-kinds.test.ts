@@ -680,3 +680,39 @@ describe("kubectl get for certificate signing requests", () => {
     ]);
   });
 });
+
+describe("the scale subresource", () => {
+  it("prints a workload's Scale with kube's Name, Desired, Available and Age", async () => {
+    const created = await kubectl(env, [
+      "create",
+      "deployment",
+      "scaled",
+      "--image=nginx",
+      "--replicas=3",
+    ]);
+    expect(created.stderr).toBe("");
+    expect(await table(["deployment", "scaled", "--subresource=scale"])).toEqual([
+      ["NAME", "DESIRED", "AVAILABLE", "AGE"],
+      ["scaled", "3", "0", AGE],
+    ]);
+    const r = await api(
+      env,
+      "GET",
+      "/apis/apps/v1/namespaces/default/deployments/scaled/scale",
+      undefined,
+      { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" },
+    );
+    const t = r.body as {
+      columnDefinitions: { name: string; type: string; format: string; description: string }[];
+    };
+    expect(t.columnDefinitions.map((c) => `${c.name}:${c.type}:${c.format}`)).toEqual([
+      "Name:string:",
+      "Desired:integer:",
+      "Available:integer:",
+      "Age:string:",
+    ]);
+    expect(t.columnDefinitions[1]!.description).toBe(
+      doc("api.autoscaling.v1.ScaleSpec", "replicas"),
+    );
+  });
+});

@@ -336,7 +336,12 @@ export function createHandler(deps: HandlerDeps) {
     warnings: string[],
     accept: string | undefined,
   ): void {
-    if (tableOpts && body.kind !== "Status" && scope.subresource !== "scale") {
+    // A custom resource's Scale keeps its JSON; a workload's prints kube's scale table.
+    if (
+      tableOpts &&
+      body.kind !== "Status" &&
+      (scope.subresource !== "scale" || !scope.info.custom)
+    ) {
       // 1.32 has no Table message: kube's protobuf encoder refuses the Table (errNotMarshalable).
       if (negotiateOutput(accept, { protobuf: true }) === PROTOBUF)
         throw new ApiError(

@@ -6,7 +6,7 @@
 import { errors } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import { strategyFor } from "../registry/index.js";
-import { defaultPrinter } from "../registry/printing.js";
+import { defaultPrinter, scalePrinter } from "../registry/printing.js";
 import type { RequestScope } from "../rest/scope.js";
 
 export interface TableOptions {
@@ -33,7 +33,10 @@ export function wantsTable(
 /** Renders an object or a list as a Table for the request's resource and version. */
 export function tableFor(scope: RequestScope, body: KubeObject, opts: TableOptions): KubeObject {
   const isList = Array.isArray(body.items);
-  const printer = strategyFor(scope.info).printer?.(scope.version) ?? defaultPrinter;
+  const printer =
+    scope.subresource === "scale"
+      ? scalePrinter
+      : (strategyFor(scope.info).printer?.(scope.version) ?? defaultPrinter);
   const listed = isList ? (body.items as KubeObject[]) : [body];
   const items = isList && printer.order ? printer.order(listed) : listed;
   const listMeta = isList

@@ -4,6 +4,7 @@
  */
 import { formatLabelSelector } from "@opgen/apimachinery/selectors";
 import { type KubeObject, objectAt } from "../api/types.js";
+import { doc } from "./printing/describe.js";
 
 export interface PrinterColumnDefinition {
   name: string;
@@ -87,6 +88,37 @@ export function namedPrinter(
     cells: (o) => [o.metadata?.name, ...cells(o), age(o.metadata?.creationTimestamp)],
   };
 }
+
+/**
+ * The table of a workload's `scale` subresource (an autoscaling/v1 Scale), as kube's printers
+ * define it: its Name column, unlike the others, has no `name` format.
+ */
+export const scalePrinter: Printer = {
+  columns: [
+    { name: "Name", type: "string", description: nameDescription },
+    {
+      name: "Desired",
+      type: "integer",
+      description: doc("api.autoscaling.v1.ScaleSpec", "replicas"),
+    },
+    {
+      name: "Available",
+      type: "integer",
+      description: doc("api.autoscaling.v1.ScaleStatus", "replicas"),
+    },
+    ageColumn,
+  ],
+  cells: (o) => {
+    const spec = (o.spec ?? {}) as { replicas?: number };
+    const status = (o.status ?? {}) as { replicas?: number };
+    return [
+      o.metadata?.name,
+      spec.replicas ?? 0,
+      status.replicas ?? 0,
+      age(o.metadata?.creationTimestamp),
+    ];
+  },
+};
 
 /** kube's default table convertor: Name and Created At. */
 export const defaultPrinter: Printer = {
