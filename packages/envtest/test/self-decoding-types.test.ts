@@ -74,6 +74,32 @@ spec:
     });
   });
 
+  it("canonicalizes quantities wherever a kind holds them, and nothing that only looks like one", async () => {
+    const r = await kubectl(
+      env,
+      ["apply", "-f", "-", "-o", "json"],
+      `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: canon-quota, namespace: default}
+spec:
+  hard: {requests.storage: 2048Mi, pods: "10", limits.cpu: 1500m}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: canon-look-alike, namespace: default}
+data: {cpu: 1000m, memory: 2048Mi}
+`,
+    );
+    expect(r.stderr).toBe("");
+    const [quota, cm] = JSON.parse(r.stdout).items;
+    expect(quota.spec.hard).toEqual({
+      "requests.storage": "2Gi",
+      pods: "10",
+      "limits.cpu": "1500m",
+    });
+    expect(cm.data).toEqual({ cpu: "1000m", memory: "2048Mi" });
+  });
+
   it("reads an int-or-string that is not a string as an int32", async () => {
     const svc = (targetPort: unknown) =>
       `apiVersion: v1

@@ -29,8 +29,24 @@ interface Clause {
   q: number;
 }
 
+// Clients send a handful of distinct Accept headers, each on every request: parsed once each.
+const parsed = new Map<string, readonly Clause[]>();
+const PARSED_MAX = 64;
+const CACHEABLE_LENGTH = 512;
+
 /** The clauses of an Accept header, best first (quality, then specificity, then as written). */
-export function parseAccept(header: string): Clause[] {
+export function parseAccept(header: string): readonly Clause[] {
+  const known = parsed.get(header);
+  if (known) return known;
+  const clauses = parseClauses(header);
+  if (header.length <= CACHEABLE_LENGTH) {
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(header, clauses);
+  }
+  return clauses;
+}
+
+function parseClauses(header: string): Clause[] {
   const clauses: Clause[] = [];
   for (const part of header.split(",")) {
     const [range, ...rest] = part.split(";");

@@ -218,7 +218,36 @@ function canonical(node: DefinitionNode, v: unknown): unknown {
   return v;
 }
 
+/** Whether a value of the definition can hold a resource.Quantity anywhere below it. */
+const quantityBearing = new Map<string, boolean>();
+function holdsQuantity(defName: string): boolean {
+  let holds = quantityBearing.get(defName);
+  if (holds !== undefined) return holds;
+  // Reachability over the definitions' references (recursive types such as JSONSchemaProps
+  // included); only the asked definition's answer is kept.
+  const seen = new Set<string>();
+  const reaches = (n: DefinitionNode | boolean | undefined): boolean => {
+    if (typeof n !== "object") return false;
+    if (n.$ref === QUANTITY_DEF) return true;
+    if (n.$ref !== undefined) {
+      if (seen.has(n.$ref)) return false;
+      seen.add(n.$ref);
+      if (reaches(definition(n.$ref))) return true;
+    }
+    return (
+      reaches(n.items) ||
+      reaches(n.additionalProperties) ||
+      Object.values(n.properties ?? {}).some(reaches)
+    );
+  };
+  holds = reaches({ $ref: defName });
+  quantityBearing.set(defName, holds);
+  return holds;
+}
+
 function canonicalStruct(defName: string, obj: Record<string, unknown>): void {
+  // Most kinds (ConfigMaps, Secrets, Services, ...) hold none: their bodies are not walked.
+  if (!holdsQuantity(defName)) return;
   const def = definition(defName);
   if (!def?.properties) return;
   for (const key in obj) {
