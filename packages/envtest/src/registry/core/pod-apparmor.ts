@@ -41,7 +41,8 @@ export function applyAppArmorVersionSkew(pod: KubeObject, warnings: string[]): v
   const podProfile = isObject(podSc.appArmorProfile)
     ? (podSc.appArmorProfile as JsonObject)
     : undefined;
-  const meta = (pod.metadata ??= {});
+  pod.metadata ??= {};
+  const meta = pod.metadata;
   for (const key of ["initContainers", "containers", "ephemeralContainers"]) {
     if (!Array.isArray(spec[key])) continue;
     for (const c of spec[key] as JsonObject[]) {
