@@ -20,152 +20,37 @@
  * Kubernetes' library types, named formats, `optMap`/`optFlatMap`): callers then make no
  * decision on the estimate rather than refuse what the cluster might accept.
  */
+
+import { type FunctionCostContext, functionCost } from "./estimate-functions.js";
+import {
+  add,
+  type CostEstimate,
+  factor,
+  fixed,
+  isNode,
+  LIBRARY_TYPES,
+  LIST_CREATE,
+  MAP_CREATE,
+  mul,
+  NAMESPACES,
+  NOT_PORTED,
+  type Node,
+  negativeLiteral,
+  OPTIONAL_FUNCTIONS,
+  PRIMITIVES,
+  type Range,
+  SCALARS,
+  STRING_TRAVERSAL,
+  sat,
+  TYPE_IDENTS,
+  UNKNOWN,
+  union,
+} from "./estimate-model.js";
 import type { SizeDecl } from "./size-estimate.js";
 
-/** A [min, max] range of cost units or of sizes. */
-export interface Range {
-  min: number;
-  max: number;
-}
+export type { CostEstimate, Range } from "./estimate-model.js";
 
-export interface CostEstimate extends Range {
-  exact: boolean;
-  /** Why the estimate is not exact (the first construct met), for diagnostics. */
-  inexact?: string;
-}
-
-const U64 = 2 ** 64;
-const UNKNOWN: Range = { min: 0, max: U64 };
-const fixed = (n: number): Range => ({ min: n, max: n });
-const sat = (n: number) => Math.min(n, U64);
-const add = (a: Range, b: Range): Range => ({ min: sat(a.min + b.min), max: sat(a.max + b.max) });
-const mul = (a: Range, b: Range): Range => ({ min: sat(a.min * b.min), max: sat(a.max * b.max) });
-const union = (a: Range, b: Range): Range => ({
-  min: Math.min(a.min, b.min),
-  max: Math.max(a.max, b.max),
-});
-/** cel-go's MultiplyByCostFactor: the product rounded up. */
-const factor = (a: Range, f: number): Range => ({
-  min: sat(Math.ceil(a.min * f)),
-  max: sat(Math.ceil(a.max * f)),
-});
-
-// cel-go's common cost constants.
-const STRING_TRAVERSAL = 0.1;
-const REGEX_LENGTH = 0.25;
-const LIST_CREATE = 10;
-const MAP_CREATE = 30;
-
-interface Node {
-  op: string;
-  args: unknown;
-  checkedType?: { name: string; kind: string; valueType?: { name: string; kind: string } };
-  meta?: { alternate?: Node; macro?: unknown };
-}
-
-const isNode = (v: unknown): v is Node =>
-  typeof v === "object" && v !== null && typeof (v as Node).op === "string";
-
-/** `-1`, `-1.5`: one literal to cel-go. */
-const negativeLiteral = (n: Node): boolean =>
-  n.op === "-_" &&
-  isNode(n.args) &&
-  n.args.op === "value" &&
-  (typeof n.args.args === "number" || typeof n.args.args === "bigint");
-
-/** Types a field cannot be selected from; anything else that is not a list is a map or object. */
-const PRIMITIVES = new Set(["string", "bytes", "null", "type"]);
-
-const SCALARS = new Set([
-  "bool",
-  "int",
-  "uint",
-  "double",
-  "google.protobuf.Timestamp",
-  "google.protobuf.Duration",
-]);
-
-/**
- * Functions whose estimate is not ported, or differs between the cel-go and Kubernetes releases
- * this port could read: `reverse` (not in kube 1.32's strings version) and the named-format
- * library (its `validate` cost was added later).
- */
-const NOT_PORTED = new Set(["reverse", "validate", "named", "format.named"]);
-
-/**
- * The namespaces of functions cel-go declares as one global name (`sets.contains`,
- * `ip.isCanonical`, `strings.quote`): cel-js reads them as a method of a namespace constant.
- */
-const NAMESPACES = new Set(["sets", "ip", "strings", "format", "optional"]);
-
-/**
- * The optional-value functions cel-js implements as macros; to cel-go 0.22 they are functions
- * like any other (1 plus the target and arguments: neither estimator knows them).
- */
-const OPTIONAL_FUNCTIONS = new Set(["orValue", "or", "hasValue", "value"]);
-
-/**
- * Kubernetes' library types. Their equality is costed by the operands' sizes in the cel-go
- * release kube 1.30 read (unknown here: a huge estimate) and as 1 once Kubernetes' estimator
- * learned `_==_` for them; which of the two 1.32 runs is not confirmed, so no decision.
- */
-const LIBRARY_TYPES = new Set([
-  "net.IP",
-  "net.CIDR",
-  "kubernetes.URL",
-  "kubernetes.Quantity",
-  "kubernetes.NamedFormat",
-]);
-
-/** The type names a rule may use as values (`type(self.x) == string`). */
-const TYPE_IDENTS = new Set([
-  "int",
-  "uint",
-  "double",
-  "bool",
-  "string",
-  "bytes",
-  "list",
-  "map",
-  "null_type",
-  "type",
-]);
-
-/** cel-go's sets extension: its per-overload estimators' factor on the product of the sizes. */
-const SETS = new Map([
-  ["sets.contains", 1],
-  ["sets.intersects", 1],
-  ["sets.equivalent", 2],
-]);
-
-/** Kubernetes' library functions costed by the size of a list receiver or a string one. */
-const TRAVERSALS = new Set(["isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"]);
-
-/** The size of `s.replace(from, to)` (Kubernetes' estimate: most and fewest replacements). */
-function replacedSize(sz: Range, from: Range, to: Range): Range {
-  const count = { min: 0, max: 0 };
-  const retained = { min: 0, max: 0 };
-  if (from.min === 0) {
-    // Replacing "" surrounds every character.
-    count.max = sz.max < U64 ? sz.max + 1 : sz.max;
-    retained.max = sz.max;
-  } else if (to.max <= from.min) {
-    retained.max = sz.max;
-  } else {
-    count.max = Math.ceil(sz.max / from.min);
-  }
-  if (from.max === 0) {
-    count.min = sz.min < U64 ? sz.min + 1 : sz.min;
-    retained.min = sz.min;
-  } else if (from.max <= to.min) {
-    retained.min = sz.min;
-  } else {
-    count.min = Math.ceil(sz.min / from.max);
-  }
-  return add(mul(count, to), retained);
-}
-
-class Estimator {
+class Estimator implements FunctionCostContext {
   private readonly paths = new WeakMap<Node, string[]>();
   private readonly sizes = new WeakMap<Node, Range>();
   private readonly locals = new Map<string, string[][]>();
@@ -178,11 +63,11 @@ class Estimator {
     private readonly matchesName: string,
   ) {}
 
-  private giveUp(why: string): void {
+  giveUp(why: string): void {
     this.inexact ??= why;
   }
 
-  private typeName(n: Node): string {
+  typeName(n: Node): string {
     const t = n.checkedType;
     if (!t) {
       this.giveUp("an unchecked node");
@@ -195,7 +80,7 @@ class Estimator {
    * The kind of a node's type where the estimate depends on it. A dyn here is a value kube may
    * type otherwise (an object that preserves unknown fields), so the estimate is not exact.
    */
-  private kind(n: Node): string {
+  kind(n: Node): string {
     const name = this.typeName(n);
     if (name === "dyn") this.giveUp("a dyn value");
     if (name.startsWith("list<")) return "list";
@@ -209,7 +94,7 @@ class Estimator {
     return SCALARS.has(this.typeName(n));
   }
 
-  private path(n: Node): string[] | undefined {
+  path(n: Node): string[] | undefined {
     if (n.op === "id") {
       const stack = this.locals.get(n.args as string);
       if (stack && stack.length > 0) return stack[stack.length - 1];
@@ -218,7 +103,7 @@ class Estimator {
   }
 
   /** The schema's size for a field path from `self` (the size estimator kube plugs in). */
-  private schemaSize(path: string[] | undefined): Range | undefined {
+  schemaSize(path: string[] | undefined): Range | undefined {
     if (!path || path.length === 0 || !this.root) return undefined;
     let d: SizeDecl | undefined = this.root;
     for (const seg of path.slice(1)) {
@@ -258,12 +143,12 @@ class Estimator {
     return size;
   }
 
-  private size(n: Node): Range {
+  size(n: Node): Range {
     return this.computeSize(n) ?? UNKNOWN;
   }
 
   /** Kubernetes' library sizeEstimate: computed, literal or schema size, else unknown. */
-  private libSize(n: Node): Range {
+  libSize(n: Node): Range {
     return this.sizes.get(n) ?? this.literalSize(n) ?? this.schemaSize(this.path(n)) ?? UNKNOWN;
   }
 
@@ -453,204 +338,12 @@ class Estimator {
     let argSum = fixed(0);
     for (const c of argCosts) argSum = add(argSum, c);
     const targetCost = target ? this.cost(target) : fixed(0);
-    const fn = this.functionCost(n, name, target, args);
+    const fn = functionCost(this, n, name, target, args);
     return add(targetCost, add(fn, argSum));
   }
 
-  /** What a call costs besides its target and arguments; sets its result size where known. */
-  private functionCost(n: Node, name: string, target: Node | undefined, args: Node[]): Range {
-    const arg0 = args[0];
-    // cel-go's per-overload estimators come first (the sets extension: one comparison per pair
-    // of elements, twice for equivalence), then Kubernetes' library estimator (by function
-    // name), then cel-go's own.
-    const setsFactor = SETS.get(name);
-    if (setsFactor !== undefined && arg0 && args[1]) {
-      const pairs = mul(this.libSize(arg0), this.libSize(args[1]));
-      return add(factor(pairs, setsFactor), fixed(1));
-    }
-    if (target && TRAVERSALS.has(name)) {
-      if (this.kind(target) === "list") {
-        let el = fixed(1);
-        const elemType = target.checkedType?.valueType?.name;
-        if (elemType === "string" || elemType === "bytes") {
-          const p = this.path(target);
-          const elSize = (p && this.schemaSize([...p, "@items"])) ?? UNKNOWN;
-          el = add(el, factor(elSize, STRING_TRAVERSAL));
-        }
-        const sz = this.libSize(target);
-        return mul(sz, el);
-      }
-      return factor(this.libSize(target), STRING_TRAVERSAL);
-    }
-    switch (name) {
-      case "url":
-        if (!target && args.length === 1 && arg0) {
-          return factor(this.libSize(arg0), STRING_TRAVERSAL);
-        }
-        break;
-      case "lowerAscii":
-      case "upperAscii":
-      case "substring":
-      case "trim":
-        if (target) {
-          const sz = this.libSize(target);
-          this.resultSize(n, sz);
-          return factor(sz, STRING_TRAVERSAL);
-        }
-        break;
-      case "replace":
-        if (target && arg0 && args[1]) {
-          const sz = this.libSize(target);
-          this.resultSize(n, replacedSize(sz, this.libSize(arg0), this.libSize(args[1])));
-          return factor(sz, 2 * STRING_TRAVERSAL);
-        }
-        break;
-      case "split":
-        if (target) {
-          const sz = this.libSize(target);
-          // At most one item per character, or the literal limit given.
-          let max = sz.max;
-          const limit = args[1];
-          if (limit?.op === "value") max = Number(limit.args);
-          this.resultSize(n, { min: 0, max });
-          return factor(sz, 2 * STRING_TRAVERSAL);
-        }
-        break;
-      case "join":
-        if (target) {
-          const list = this.libSize(target);
-          const p = this.path(target);
-          const elem = (p && this.schemaSize([...p, "@items"])) ?? UNKNOWN;
-          let sz = mul(list, elem);
-          if (arg0) {
-            const sep = this.libSize(arg0);
-            sz = add(
-              sz,
-              mul(sep, {
-                min: list.min > 0 ? list.min - 1 : 0,
-                max: list.max > 0 ? list.max - 1 : 0,
-              }),
-            );
-          }
-          this.resultSize(n, sz);
-          return factor(sz, STRING_TRAVERSAL);
-        }
-        break;
-      case "find":
-      case "findAll":
-        if (target && arg0) {
-          const sz = this.libSize(target);
-          const str = factor(add(sz, fixed(1)), STRING_TRAVERSAL);
-          const re = factor(this.libSize(arg0), REGEX_LENGTH);
-          this.resultSize(n, { min: 0, max: sz.max });
-          return mul(str, re);
-        }
-        break;
-      // Kubernetes' IP and CIDR library (apiserver/pkg/cel/library/cost.go): parsing is a
-      // traversal of the string; containment compares 4- or 16-byte addresses (and parses a
-      // string operand); accessors are nominal.
-      case "ip":
-        if (target) return fixed(1); // a CIDR's address
-        if (arg0) return factor(this.libSize(arg0), STRING_TRAVERSAL);
-        break;
-      case "cidr":
-      case "isIP":
-      case "isCIDR":
-      case "quantity":
-      case "isQuantity":
-        if (!target && arg0) return factor(this.libSize(arg0), STRING_TRAVERSAL);
-        break;
-      case "ip.isCanonical":
-        if (arg0) return factor(this.libSize(arg0), 2 * STRING_TRAVERSAL);
-        break;
-      case "containsIP":
-      case "containsCIDR":
-        if (target && arg0) {
-          const addr = { min: 4, max: 16 };
-          let cost = factor(add(addr, addr), STRING_TRAVERSAL);
-          if (name === "containsCIDR") {
-            cost = add(add(cost, factor(addr, STRING_TRAVERSAL)), fixed(1));
-          }
-          if (this.typeName(arg0) === "string") {
-            cost = add(cost, factor(this.libSize(arg0), STRING_TRAVERSAL));
-          }
-          return cost;
-        }
-        break;
-      case "sign":
-      case "asInteger":
-      case "isInteger":
-      case "asApproximateFloat":
-      case "isGreaterThan":
-      case "isLessThan":
-      case "compareTo":
-      case "add":
-      case "sub":
-      case "masked":
-      case "prefixLength":
-      case "family":
-      case "isUnspecified":
-      case "isLoopback":
-      case "isLinkLocalMulticast":
-      case "isLinkLocalUnicast":
-        return fixed(1);
-    }
-    // cel-go's own estimates.
-    switch (name) {
-      case "matches":
-        if (target && arg0) {
-          const str = factor(add(this.size(target), fixed(1)), STRING_TRAVERSAL);
-          const re = factor(this.size(arg0), REGEX_LENGTH);
-          return mul(str, re);
-        }
-        break; // the global matches(s, re) overload has no estimate: O(1)
-      case "contains":
-        if (target && arg0 && this.kind(target) === "string") {
-          return mul(
-            factor(this.size(target), STRING_TRAVERSAL),
-            factor(this.size(arg0), STRING_TRAVERSAL),
-          );
-        }
-        break;
-      case "startsWith":
-      case "endsWith":
-        if (target && arg0) return factor(this.size(arg0), STRING_TRAVERSAL);
-        break;
-      case "format":
-        // A traversal of the format string; cel-go 0.22 gives the result no size (later
-        // releases bound it).
-        if (target && arg0 && this.kind(target) === "string") {
-          return factor(this.size(target), STRING_TRAVERSAL);
-        }
-        break;
-      case "strings.quote":
-        if (arg0) {
-          // Every character may be escaped, and the quotes are always added.
-          const sz = this.size(arg0);
-          this.resultSize(n, { min: sat(sz.min + 2), max: sat(sz.max * 2 + 2) });
-          return factor(sz, STRING_TRAVERSAL);
-        }
-        break;
-      case "bytes":
-        if (!target && arg0 && this.kind(arg0) === "string") {
-          const sz = this.size(arg0);
-          this.resultSize(n, { min: sz.min, max: sat(sz.max * 4) });
-          return factor(sz, STRING_TRAVERSAL);
-        }
-        break;
-      case "string":
-        if (!target && arg0 && this.kind(arg0) === "bytes") {
-          const sz = this.size(arg0);
-          this.resultSize(n, { min: Math.floor(sz.min / 4), max: sz.max });
-          return factor(sz, STRING_TRAVERSAL);
-        }
-        break;
-    }
-    return fixed(1);
-  }
-
   /** The size of a call's result, which later size estimates of the call use. */
-  private resultSize(n: Node, size: Range): void {
+  resultSize(n: Node, size: Range): void {
     this.sizes.set(n, size);
   }
 
