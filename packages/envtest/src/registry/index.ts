@@ -13,6 +13,7 @@ import { daemonSets, deployments, replicaSets, statefulSets } from "./apps/workl
 import { horizontalPodAutoscalers } from "./autoscaling/horizontal-pod-autoscalers.js";
 import { cronJobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
+import { certificateSigningRequests } from "./certificates/certificate-signing-requests.js";
 import { leases } from "./coordination/leases.js";
 import { configMaps, secrets } from "./core/config.js";
 import { endpoints } from "./core/endpoints.js";
@@ -68,6 +69,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["autoscaling/horizontalpodautoscalers", horizontalPodAutoscalers],
   ["networking.k8s.io/ingresses", ingresses],
   ["scheduling.k8s.io/priorityclasses", priorityClasses],
+  ["certificates.k8s.io/certificatesigningrequests", certificateSigningRequests],
   ["admissionregistration.k8s.io/mutatingwebhookconfigurations", mutatingWebhookConfigurations],
   ["admissionregistration.k8s.io/validatingwebhookconfigurations", validatingWebhookConfigurations],
 ]);

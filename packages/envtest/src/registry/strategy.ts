@@ -11,6 +11,7 @@ import {
   objectAt,
   type ResourceVersionInfo,
 } from "../api/types.js";
+import type { UserInfo } from "../rest/scope.js";
 import type { Printer } from "./printing.js";
 
 export interface ResourceStrategy {
@@ -28,9 +29,10 @@ export interface ResourceStrategy {
   validate?(o: KubeObject): FieldError[];
   /**
    * PrepareForCreate after admission plugins ran (a pod's QoS class from its final resources);
-   * `warnings` collects the ones kube adds there (a pod's deprecated AppArmor annotations).
+   * `warnings` collects the ones kube adds there (a pod's deprecated AppArmor annotations);
+   * `user` is the request's identity (a CertificateSigningRequest's requester).
    */
-  prepareForCreate?(o: KubeObject, warnings: string[]): void;
+  prepareForCreate?(o: KubeObject, warnings: string[], user?: UserInfo): void;
   /** ValidateUpdate beyond `validate`: the fields an update may not change (immutability). */
   validateUpdate?(o: KubeObject, old: KubeObject, subresource: string | undefined): FieldError[];
   /** PrepareForUpdate: carries over from `old` what this request may not change. */

@@ -199,7 +199,7 @@ export function* admit(
     }
   }
   if (!old && !info.custom && scope.subresource === undefined)
-    strategy.prepareForCreate?.(obj, scope.warnings);
+    strategy.prepareForCreate?.(obj, scope.warnings, scope.user);
   fieldErrors.push(
     ...validateObjectMeta(obj, {
       namespaced: info.namespaced,
