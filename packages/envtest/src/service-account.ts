@@ -7,10 +7,9 @@
  * markers grant, so a missing marker fails the test with the API server's 403. Only API calls
  * are used: the same works against an existing cluster.
  */
-import { readFileSync } from "node:fs";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "./api/types.js";
+import { readManifestFiles } from "./crd/files.js";
 import { applyObjects } from "./install.js";
 
 export interface ServiceAccountOptions {
@@ -50,18 +49,12 @@ const RBAC_V1 = `${RBAC}/v1`;
 export function readRoleFiles(files: readonly string[]): KubeObject[] {
   const roles: KubeObject[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(e);
-      throw new Error(`cannot read role file ${file}: ${why} (opgen manifests writes role.yaml)`);
-    }
-    for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length > 0)
-        throw new Error(`${file}: not valid YAML: ${doc.errors[0]?.message.split("\n")[0]}`);
-      const o = doc.toJS() as KubeObject | null;
-      if (o === null) continue;
+    const docs = readManifestFiles(
+      [file],
+      () => true,
+      (p) => `cannot read role file ${p}: no such file (opgen manifests writes role.yaml)`,
+    );
+    for (const o of docs) {
       if (o.apiVersion !== RBAC_V1 || (o.kind !== "Role" && o.kind !== "ClusterRole"))
         throw new Error(
           `${file}: ${o.kind ?? "an object without kind"} ${o.metadata?.name ?? ""} is not a ${RBAC_V1} Role or ClusterRole`,
