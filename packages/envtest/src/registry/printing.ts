@@ -1,10 +1,6 @@
-/**
- * What every resource's Table printer shares (`pkg/printers`, `apiext: tableconvertor.go`): the
- * column shape, kube's human durations, and the Name / Age / Created At columns.
- */
-import { formatLabelSelector } from "@opgen/apimachinery/selectors";
 import { type KubeObject, objectAt } from "../api/types.js";
 import { doc } from "./printing/describe.js";
+import { containerCells, labelSelector } from "./printing/format.js";
 
 export interface PrinterColumnDefinition {
   name: string;
@@ -169,18 +165,9 @@ export function templateWide(
       : [{ name: "Selector", type: "string", description: opts.selector }];
   const columns = [containersColumn, imagesColumn, ...selector];
   return withWide(base, columns, (o) => {
-    const containers = (objectAt(objectAt(templateOf(o)).spec).containers ?? []) as {
-      name?: string;
-      image?: string;
-    }[];
-    const out: unknown[] = [
-      containers.map((c) => c.name ?? "").join(","),
-      containers.map((c) => c.image ?? "").join(","),
-    ];
+    const out: unknown[] = containerCells(templateOf(o));
     if (opts.selector !== false)
-      out.push(
-        opts.selectorCell?.(o) ?? (formatLabelSelector(objectAt(o.spec).selector) || "<none>"),
-      );
+      out.push(opts.selectorCell?.(o) ?? labelSelector(objectAt(o.spec).selector));
     return out;
   });
 }
