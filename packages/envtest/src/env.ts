@@ -24,7 +24,7 @@ import { installFeatures } from "./features.js";
 import { forbidden } from "./http/filters/authorization.js";
 import { applyObjects, crdsEstablished, isEstablished } from "./install.js";
 import { kubeConfigOf, writeKubeconfig } from "./kubeconfig.js";
-import type { PodSecurityOptions } from "./rest/pod-security.js";
+import type { PodSecurityOptions } from "./rest/pod-security/admission.js";
 import { ApiServer } from "./server.js";
 import {
   bindServiceAccount,

@@ -25,6 +25,6 @@ export {
 } from "./env.js";
 export { type EventuallyOptions, eventually } from "./eventually.js";
 export type { FailNextOptions, Faults } from "./faults.js";
-export type { PodSecurityOptions } from "./rest/pod-security.js";
+export type { PodSecurityOptions } from "./rest/pod-security/admission.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";
 export type { ServiceAccountIdentity, ServiceAccountOptions } from "./service-account.js";

@@ -28,7 +28,7 @@ import { evictPod } from "./rest/eviction.js";
 import { LimitRanger } from "./rest/limit-ranger.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
-import { PodSecurityAdmission, type PodSecurityOptions } from "./rest/pod-security.js";
+import { PodSecurityAdmission, type PodSecurityOptions } from "./rest/pod-security/admission.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
