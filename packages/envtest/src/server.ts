@@ -196,7 +196,8 @@ export class ApiServer {
 
   /**
    * Creates an object as the system (bootstrap, controllers); `manager` names the component in
-   * managedFields, as the real one would appear there.
+   * managedFields, as the real one would appear there. Returns the stored object itself:
+   * read-only, clone it before changing it.
    */
   systemCreate(
     group: string,
@@ -215,6 +216,7 @@ export class ApiServer {
       user: { name: "system:apiserver", groups: ["system:masters"] },
       manager,
       warnings: [],
+      readOnlyResult: true,
     };
     return this.rest.create(scope, obj).body;
   }

@@ -208,6 +208,8 @@ export function createHandler(deps: HandlerDeps) {
       user,
       manager: fieldManager || ua.split("/")[0]!,
       warnings,
+      // respond() only serializes what a write returns.
+      readOnlyResult: true,
     };
     if (v.deprecated) {
       warnings.push(

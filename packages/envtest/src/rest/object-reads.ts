@@ -75,6 +75,14 @@ export class ObjectReads {
     return fromConverted(info, version, converted);
   }
 
+  /** A write's result: a read-only view when the caller only serializes it, else a copy. */
+  *resultSteps(scope: RequestScope, stored: KubeObject): Steps<KubeObject> {
+    const { info, version } = scope;
+    if (scope.readOnlyResult && !needsWebhook(info, version, stored))
+      return this.view(info, version, stored);
+    return yield* this.presentSteps(info, version, stored);
+  }
+
   /** presentAllSteps() for a request (a watch of a webhook-converted resource). */
   presentAllAsync(
     info: ResourceInfo,

@@ -148,7 +148,7 @@ export class ObjectRest extends ObjectDeletes {
     }
     const stored = yield* this.toStorageSteps(info, obj);
     if (dryRun) {
-      return { code: 201, body: yield* this.presentSteps(info, version, stored) };
+      return { code: 201, body: yield* this.resultSteps(scope, stored) };
     }
     // The webhooks were awaited: another request may have taken the name meanwhile.
     if (this.store.get(this.bucket(info), m.namespace, m.name)) {
@@ -157,7 +157,7 @@ export class ObjectRest extends ObjectDeletes {
     const rv = this.store.nextRV();
     meta(stored).resourceVersion = String(rv);
     this.store.commit(this.bucket(info), "ADDED", stored, rv);
-    return { code: 201, body: yield* this.presentSteps(info, version, stored) };
+    return { code: 201, body: yield* this.resultSteps(scope, stored) };
   }
 
   /** toStorage() converting through the CRD's conversion webhook when the version differs. */
@@ -319,7 +319,7 @@ export class ObjectRest extends ObjectDeletes {
       (nm.finalizers ?? []).length === 0 &&
       (strategy.pendingFinalizers?.(obj) ?? []).length === 0;
     if (unchanged && !finalizersGone) {
-      return { code: 200, body: yield* this.presentSteps(info, version, oldStored) };
+      return { code: 200, body: yield* this.resultSteps(scope, oldStored) };
     }
     // The webhooks were awaited: a concurrent write wins, as etcd's compare-and-swap decides.
     // A PUT that named a resourceVersion conflicts; a patch is applied again to the new object
@@ -329,17 +329,17 @@ export class ObjectRest extends ObjectDeletes {
       throw new ConcurrentWrite(gr(info), scope.name ?? "");
     }
     if (finalizersGone) {
-      if (dryRun) return { code: 200, body: yield* this.presentSteps(info, version, stored) };
+      if (dryRun) return { code: 200, body: yield* this.resultSteps(scope, stored) };
       const drv = this.store.nextRV();
       nm.resourceVersion = String(drv);
       this.store.commit(this.bucket(info), "DELETED", stored, drv, oldStored);
-      return { code: 200, body: yield* this.presentSteps(info, version, stored) };
+      return { code: 200, body: yield* this.resultSteps(scope, stored) };
     }
-    if (dryRun) return { code: 200, body: yield* this.presentSteps(info, version, stored) };
+    if (dryRun) return { code: 200, body: yield* this.resultSteps(scope, stored) };
     const nrv = this.store.nextRV();
     nm.resourceVersion = String(nrv);
     this.store.commit(this.bucket(info), "MODIFIED", stored, nrv, oldStored);
-    return { code: 200, body: yield* this.presentSteps(info, version, stored) };
+    return { code: 200, body: yield* this.resultSteps(scope, stored) };
   }
 
   /** PUT namespaces/<n>/finalize: sets spec.finalizers; an emptied terminating namespace goes. */

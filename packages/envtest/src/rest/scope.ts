@@ -27,6 +27,11 @@ export interface RequestScope {
   duplicateFields?: readonly string[];
   /** The body's text had no null, `{}` or `[]`: nothing for decoding to drop. */
   noEmpties?: boolean;
+  /**
+   * The caller serializes a write's result at once and never changes it (the HTTP handler): the
+   * stored object itself may be returned, as reads do (see view()), saving a deep copy per write.
+   */
+  readOnlyResult?: boolean;
 }
 
 /** Go's strconv.ParseBool, as the apiserver parses boolean query parameters. */
