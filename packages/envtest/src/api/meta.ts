@@ -10,9 +10,18 @@ import type { FieldError } from "@opgen/apimachinery/status";
 import { type NameRule, objectMetaErrors } from "@opgen/apimachinery/validation";
 import type { KubeObject } from "./types.js";
 
+/** The last second formatted: a write stamps two or three times in the same second. */
+let lastSecond = Number.NaN;
+let lastText = "";
+
 /** metav1.Time: RFC 3339 seconds, UTC (now, or the given epoch milliseconds). */
 export function nowTime(at = Date.now()): string {
-  return new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const second = Math.floor(at / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace(".000Z", "Z");
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** metav1.MicroTime: microsecond precision, UTC. */

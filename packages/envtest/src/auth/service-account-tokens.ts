@@ -8,7 +8,7 @@
  * `authentication.kubernetes.io/credential-id`. JWTs are plain JSON signed with node:crypto: no
  * library needed for one algorithm.
  */
-import { createPrivateKey, createPublicKey, randomUUID, sign, verify } from "node:crypto";
+import { randomUUID, sign, verify } from "node:crypto";
 import { errors, type FieldError } from "@opgen/apimachinery/status";
 import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
@@ -49,8 +49,8 @@ interface Claims {
 }
 
 export class ServiceAccountTokens {
-  private readonly privateKey = createPrivateKey(processKeyPair().privatePem);
-  private readonly publicKey = createPublicKey(processKeyPair().publicPem);
+  private readonly privateKey = processKeyPair().privateKey;
+  private readonly publicKey = processKeyPair().publicKey;
 
   constructor(
     private readonly store: Store,

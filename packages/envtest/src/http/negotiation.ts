@@ -76,8 +76,14 @@ export interface NegotiationOptions {
   protobuf: boolean;
 }
 
+const SERVED_PARTS: Record<OutputType, readonly [string, string]> = {
+  [JSON_TYPE]: ["application", "json"],
+  [YAML_TYPE]: ["application", "yaml"],
+  [PROTOBUF]: ["application", "vnd.kubernetes.protobuf"],
+};
+
 function matches(c: Clause, served: OutputType): boolean {
-  const [type, subtype] = served.split("/") as [string, string];
+  const [type, subtype] = SERVED_PARTS[served];
   return (
     (c.type === "*" && c.subtype === "*") ||
     (c.type === type && (c.subtype === "*" || c.subtype === subtype))

@@ -27,15 +27,15 @@ export type Verb =
 
 /** Parses the resource part of a path; undefined when the path is not a resource path. */
 export function parseResourcePath(pathname: string): ResourcePath | undefined {
-  let segs: string[];
-  try {
-    segs = pathname
-      .split("/")
-      .filter((s) => s !== "")
-      .map(decodeURIComponent);
-  } catch {
-    // Malformed percent-encoding names no resource.
-    return undefined;
+  let segs = pathname.split("/").filter((s) => s !== "");
+  // Most paths carry no escapes: decoding each segment is then work for nothing.
+  if (pathname.includes("%")) {
+    try {
+      segs = segs.map(decodeURIComponent);
+    } catch {
+      // Malformed percent-encoding names no resource.
+      return undefined;
+    }
   }
   let group: string;
   let version: string;

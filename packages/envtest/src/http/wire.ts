@@ -104,16 +104,30 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
     req.resume();
     throw tooLarge();
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let over = false;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY_BYTES) over = true;
-    if (!over) chunks.push(c as Buffer);
-  }
-  if (over) throw tooLarge();
-  return Buffer.concat(chunks);
+  // Events rather than `for await`: the async iterator costs a few microseconds per request.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) over = true;
+      if (!over) chunks.push(c);
+    });
+    req.once("end", () => {
+      if (over) reject(tooLarge());
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+    // A client gone before the end gets no answer, but the request must not hang (nor count
+    // as an internal error).
+    const gone = () =>
+      reject(errors.badRequest("the client closed the request before its body was sent"));
+    req.once("error", gone);
+    req.once("close", () => {
+      if (!req.complete) gone();
+    });
+    if (req.destroyed && !req.complete) gone();
+  });
 }
 
 /** Go's JSON decoder refuses nesting deeper than this (`exceeded max depth`). */
