@@ -12,6 +12,7 @@ import type { TokenAuthenticator } from "../auth/tokens.js";
 import { subresourcesOf } from "../registry/index.js";
 import { deleteOptionsFrom } from "../rest/delete-options.js";
 import type { ObjectRest } from "../rest/objects.js";
+import { isPodConnect, servePodConnect } from "../rest/pod-connect.js";
 import type { RequestScope, UserInfo } from "../rest/scope.js";
 import { checkWatchOptions } from "../rest/watch.js";
 import { retryConcurrent } from "../rest/write-steps.js";
@@ -211,6 +212,11 @@ export function createHandler(deps: HandlerDeps) {
       // respond() only serializes what a write returns.
       readOnlyResult: true,
     };
+    // Streamed, not negotiated: kube answers a log with text/plain whatever the client accepts.
+    if (isPodConnect(scope)) {
+      await servePodConnect({ registry, rest }, scope, req, res);
+      return;
+    }
     if (v.deprecated) {
       warnings.push(
         v.deprecationWarning ??

@@ -109,9 +109,12 @@ export function subresourcesOf(
     for (const name of extra) {
       const d = catalog?.subresources.find((s) => s.name === name);
       if (!d) continue;
+      // The catalog keeps OpenAPI's `connect` action; discovery lists the verbs of the methods a
+      // connecter serves (exec, attach, portforward: GET and POST).
+      const verbs = d.verbs.includes("connect") ? ["create", "get"] : d.verbs;
       // Discovery names a subresource's group and version only where they differ.
       const same = (d.group ?? info.group) === info.group && (d.version ?? v.name) === v.name;
-      subs.push(same ? { name: d.name, kind: d.kind ?? info.kind, verbs: d.verbs } : d);
+      subs.push(same ? { name: d.name, kind: d.kind ?? info.kind, verbs } : { ...d, verbs });
     }
   }
   return subs.sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -118,7 +118,7 @@ function readinessGates(o: KubeObject): string {
 export const pods: ResourceStrategy = {
   nameRule: "subdomain",
   statusOnCreate: true,
-  extraSubresources: ["binding", "eviction"],
+  extraSubresources: ["attach", "binding", "eviction", "exec", "log", "portforward"],
   defaults(o) {
     const spec = ensureObject(o, "spec");
     defaultPodSpec(spec);
