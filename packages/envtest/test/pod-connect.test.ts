@@ -265,3 +265,25 @@ describe("authorization", () => {
     );
   });
 });
+
+describe("with simulate", () => {
+  it("locates the simulated node's kubelet by its Hostname address, which no kubelet serves", async () => {
+    const sim = await startTestEnv({ simulate: true });
+    try {
+      await kubectl(sim, ["run", "web", "--image=nginx"]);
+      const wait = await kubectl(sim, [
+        "wait",
+        "pod/web",
+        "--for=condition=Ready",
+        "--timeout=20s",
+      ]);
+      expect(wait.code).toBe(0);
+      const logs = await kubectl(sim, ["logs", "web"]);
+      expect(logs.stderr).toBe(
+        'Error from server: Get "https://envtest-node:10250/containerLogs/default/web/web": envtest runs no kubelet to answer it',
+      );
+    } finally {
+      await sim.stop();
+    }
+  });
+});
