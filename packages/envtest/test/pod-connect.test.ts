@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
+import { parseRFC3339 } from "../src/rest/pod-connect-options.js";
 import { api, kubectl } from "./helpers.js";
 
 const rbac = "/apis/rbac.authorization.k8s.io/v1";
@@ -285,5 +286,35 @@ describe("with simulate", () => {
     } finally {
       await sim.stop();
     }
+  });
+});
+
+describe("sinceTime as Go's time.Parse(RFC3339) reads it", () => {
+  const message = (v: string) => {
+    try {
+      return parseRFC3339(v);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  it("normalizes offsets and fractions to UTC seconds, and empty or null to the zero time", () => {
+    expect(message("2024-01-01T10:00:00+02:00")).toBe("2024-01-01T08:00:00Z");
+    expect(message("2024-01-01T00:00:00.123456Z")).toBe("2024-01-01T00:00:00Z");
+    expect(message("")).toBe("0001-01-01T00:00:00Z");
+    expect(message("null")).toBe("0001-01-01T00:00:00Z");
+  });
+  it("words failures as Go does", () => {
+    expect(message("2024-01-01T00:00:00")).toBe(
+      'parsing time "2024-01-01T00:00:00" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"',
+    );
+    expect(message("2024-02-30T00:00:00Z")).toBe(
+      'parsing time "2024-02-30T00:00:00Z": day out of range',
+    );
+    expect(message("2024-01-01T25:00:00Z")).toBe(
+      'parsing time "2024-01-01T25:00:00Z": hour out of range',
+    );
+    expect(message("2024-01-01T00:00:00Zjunk")).toBe(
+      'parsing time "2024-01-01T00:00:00Zjunk": extra text: "junk"',
+    );
   });
 });
