@@ -163,6 +163,12 @@ const resourceList = [...resources.values()]
   .map((r) => {
     const gr = `${r.group}/${r.plural}`;
     const def = definitionNameFor(r.group, r.version, r.kind);
+    // The API data marks a deprecated kind only in its description; kube warns on every request.
+    const deprecatedIn = def
+      ? /Deprecated: This API is deprecated in v(\d+\.\d+)\+/.exec(
+          swagger.definitions[def].description ?? "",
+        )?.[1]
+      : undefined;
     return {
       group: r.group,
       version: r.version,
@@ -183,6 +189,7 @@ const resourceList = [...resources.values()]
       stability: stability(r.version),
       preferred: preferred.get(r.group) === r.version,
       ...(def ? { definition: def } : {}),
+      ...(deprecatedIn ? { deprecatedIn } : {}),
     };
   });
 

@@ -52,6 +52,11 @@ describe("served APIs", () => {
         ])
       ).stdout,
     ).toBe("Healthy");
+    // The API data marks v1 ComponentStatus deprecated in 1.19: kube warns on each request.
+    const cs2 = await kubectl(env, ["get", "cs"]);
+    expect(cs2.stderr).toContain("Warning: v1 ComponentStatus is deprecated in v1.19+");
+    expect(cs2.stdout).toMatch(/^NAME\s+STATUS\s+MESSAGE\s+ERROR\n/);
+    expect((await kubectl(env, ["get", "configmaps", "-A"])).stderr).not.toContain("deprecated");
     const ingressClass = await kubectl(
       env,
       ["create", "-f", "-"],

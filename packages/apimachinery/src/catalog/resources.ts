@@ -32,6 +32,8 @@ export interface ResourceDescriptor {
   readonly preferred: boolean;
   /** The OpenAPI definition of the kind, e.g. `io.k8s.api.apps.v1.Deployment`. */
   readonly definition?: string;
+  /** The release that deprecated this kind in this version (`1.19` for v1 ComponentStatus). */
+  readonly deprecatedIn?: string;
 }
 
 interface ResourcesFile {

@@ -309,6 +309,13 @@ export function builtinResources(): ResourceInfo[] {
           storage: true,
           status: has("status"),
           ...(has("scale") ? { scale: builtinScale } : {}),
+          // kube warns on every request to a deprecated kind (apiserver's deprecation filter).
+          ...(c.deprecatedIn
+            ? {
+                deprecated: true,
+                deprecationWarning: `${c.group ? `${c.group}/` : ""}${c.version} ${c.kind} is deprecated in v${c.deprecatedIn}+`,
+              }
+            : {}),
         },
         ...(s.alsoServed?.versions ?? []).map((name) => ({
           name,
