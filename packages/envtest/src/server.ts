@@ -12,6 +12,7 @@ import { bucketKey, Registry } from "./api/registry.js";
 import type { KubeObject } from "./api/types.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
+import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { DisruptionController } from "./controllers/disruption.js";
 import { EndpointsController } from "./controllers/endpoints.js";
@@ -91,6 +92,9 @@ export class ApiServer {
     this.rest.driver = new WebhookAdmission(this.store, new WebhookSource(this.store));
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
+    this.controllers.push(
+      new ClusterRoleAggregationController(this.store, this.registry, () => this.apply),
+    );
     this.disruption = new DisruptionController(this.store);
     this.controllers.push(this.disruption);
     this.controllers.push(

@@ -103,30 +103,13 @@ function subjectMatches(s: Subject, user: UserInfo, bindingNamespace: string | u
 export class RbacAuthorizer {
   constructor(private readonly store: Store) {}
 
-  private clusterRoleRules(name: string, seen = new Set<string>()): PolicyRule[] {
-    if (seen.has(name)) return [];
-    seen.add(name);
+  /**
+   * A ClusterRole's stored rules. As kube's authorizer, aggregation is not evaluated here: the
+   * aggregation controller writes an aggregated role's rules (controllers/clusterrole-aggregation).
+   */
+  private clusterRoleRules(name: string): PolicyRule[] {
     const role = this.store.get(`${rbac}/clusterroles`, undefined, name);
-    if (!role) return [];
-    const rules = [...((role.rules as PolicyRule[] | undefined) ?? [])];
-    const agg = (
-      role.aggregationRule as
-        | { clusterRoleSelectors?: { matchLabels?: Record<string, string> }[] }
-        | undefined
-    )?.clusterRoleSelectors;
-    if (agg?.length) {
-      for (const other of this.store.list(`${rbac}/clusterroles`)) {
-        const labels = other.metadata?.labels ?? {};
-        if (
-          agg.some((sel) =>
-            Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v),
-          )
-        ) {
-          rules.push(...this.clusterRoleRules(other.metadata?.name ?? "", seen));
-        }
-      }
-    }
-    return rules;
+    return [...((role?.rules as PolicyRule[] | undefined) ?? [])];
   }
 
   private roleRules(ref: RoleRef, namespace: string | undefined): PolicyRule[] {
