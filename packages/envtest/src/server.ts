@@ -14,15 +14,17 @@ import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
 import { CrdController } from "./controllers/crd-controller.js";
+import { CsrSigningController } from "./controllers/csr-signer.js";
 import { DisruptionController } from "./controllers/disruption.js";
 import { EndpointsController } from "./controllers/endpoints.js";
 import { NamespaceObjectsController } from "./controllers/namespace-objects.js";
 import { rootCaConfigMap } from "./controllers/root-ca-publisher.js";
 import { defaultServiceAccount } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
-import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
+import { processKeyPair, type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
 import { ApiServerMetrics } from "./http/metrics.js";
+import { CertificateAdmission } from "./registry/certificates/csr-admission.js";
 import { serverSideApply } from "./rest/apply.js";
 import { bindPod } from "./rest/binding.js";
 import { evictPod } from "./rest/eviction.js";
@@ -88,6 +90,7 @@ export class ApiServer {
       new ServiceAccountAdmission(this.store),
       new LimitRanger(this.store),
       new PodSecurityAdmission(this.store, options.podSecurity),
+      new CertificateAdmission(() => this.authorize),
     );
     this.rest.driver = new WebhookAdmission(this.store, new WebhookSource(this.store));
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
@@ -112,6 +115,13 @@ export class ApiServer {
           this.systemCreate(group, version, resource, obj, "kube-controller-manager");
         },
       ),
+    );
+    // The CSR signer signs with the cluster CA (whose key is the process key, see certs.ts).
+    this.controllers.push(
+      new CsrSigningController(this.store, this.registry, this.rest, {
+        certPem: this.tls.caPem,
+        key: processKeyPair().privateKey,
+      }),
     );
     this.bootstrap();
   }
@@ -269,9 +279,20 @@ export class ApiServer {
         mutating: this.options.maxMutatingRequestsInFlight ?? 200,
       },
     });
-    const server = createServer({ key: this.tls.keyPem, cert: this.tls.certPem }, (req, res) => {
-      void handler(req, res);
-    });
+    // Client certificates are requested, not required (`--client-ca-file`): auth/x509.ts reads
+    // the ones that chain to the cluster CA; requests without one go on to the tokens.
+    const server = createServer(
+      {
+        key: this.tls.keyPem,
+        cert: this.tls.certPem,
+        ca: [this.tls.caPem],
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      (req, res) => {
+        void handler(req, res);
+      },
+    );
     server.keepAliveTimeout = 60_000;
     server.on("connection", (s: Socket) => {
       this.sockets.add(s);

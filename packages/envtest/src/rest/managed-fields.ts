@@ -75,6 +75,10 @@ export function changedFields(
       if (deepEqual(v, ov)) continue;
       const cs = childNode(node, k);
       const sub = changedFields(v, ov, cs, false);
+      // A struct present on both sides whose own fields did not change (fields were only added
+      // on the other side) is no change itself: a status {} that gains conditions is not removed.
+      if (sub.size === 0 && isObject(v) && isObject(ov) && !cs?.isMap && cs?.mapType !== "atomic")
+        continue;
       if ((isObject(v) && cs?.isMap) || Array.isArray(v)) sub.set(".", new Map());
       set.set(`f:${k}`, sub);
     }

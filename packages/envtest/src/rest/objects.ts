@@ -251,7 +251,10 @@ export class ObjectRest extends ObjectDeletes {
       obj = next;
     } else if (scope.subresource === "binding") {
       // rest/binding.ts derived the object from the stored one: node and condition together.
-    } else if (version.status) {
+    } else if (
+      version.status &&
+      !strategyFor(info).ownsSubresourceStatus?.includes(scope.subresource ?? "")
+    ) {
       if (old.status === undefined) delete obj.status;
       else obj.status = deepClone(old.status);
     }

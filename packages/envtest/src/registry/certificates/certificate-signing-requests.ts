@@ -1,16 +1,72 @@
 /**
- * CertificateSigningRequests as kube-apiserver's csrStrategy treats them: the requester is the
- * authenticated user, whatever the body says (spec.username, uid, groups, extra are set from the
- * request's identity), a new request carries no status (it cannot be created approved), and an
- * update of the main resource changes metadata only (spec and status come from subresources).
+ * CertificateSigningRequests as kube-apiserver's csrStrategy and its status and approval
+ * strategies treat them: the requester is the authenticated user, whatever the body says
+ * (spec.username, uid, groups, extra are set from the request's identity), a new request carries
+ * no status (it cannot be created approved), an update of the main resource changes metadata only,
+ * `status` changes the certificate and conditions other than Approved/Denied, and `approval`
+ * changes the conditions only. Conditions get their timestamps from the server when they have
+ * none. Validation is csr-validation.ts; the approval and signing admission is csr-admission.ts.
  */
-import type { KubeObject } from "../../api/types.js";
+import { nowTime } from "../../api/meta.js";
+import { type JsonObject, type KubeObject, objectAt } from "../../api/types.js";
 import type { UserInfo } from "../../rest/scope.js";
 import { certificateSigningRequestPrinter } from "../printing/cluster.js";
-import { genericStrategy, objectAt, type ResourceStrategy } from "../strategy.js";
+import { genericStrategy, type ResourceStrategy } from "../strategy.js";
+import { validateCsrCreate, validateCsrUpdate } from "./csr-validation.js";
+
+function conditionsOf(o: KubeObject): JsonObject[] {
+  const c = objectAt(o.status).conditions;
+  return Array.isArray(c) ? (c as JsonObject[]) : [];
+}
+
+/** A status as Go marshals it: conditions, then certificate, each only when set. */
+function statusWith(conditions: readonly JsonObject[], certificate: unknown): JsonObject {
+  return {
+    ...(conditions.length > 0 ? { conditions: [...conditions] } : {}),
+    ...(typeof certificate === "string" && certificate !== "" ? { certificate } : {}),
+  };
+}
+
+/**
+ * populateConditionTimestamps: a condition without lastUpdateTime gets now; one without
+ * lastTransitionTime keeps that of an old condition of the same type and status, else now.
+ */
+function populateConditionTimestamps(conditions: JsonObject[], old: readonly JsonObject[]): void {
+  const now = nowTime();
+  conditions.forEach((c, i) => {
+    const next = { ...c };
+    if (!next.lastUpdateTime) next.lastUpdateTime = now;
+    if (!next.lastTransitionTime) {
+      const same = old.find(
+        (o) => o.type === next.type && o.status === next.status && o.lastTransitionTime,
+      );
+      next.lastTransitionTime = same?.lastTransitionTime ?? now;
+    }
+    conditions[i] = next;
+  });
+}
+
+/**
+ * preserveConditionInstances: when the update keeps as many conditions of `type` as before, they
+ * are the old ones (a count change is left for validation to refuse).
+ */
+function preserveConditionInstances(
+  conditions: JsonObject[],
+  old: readonly JsonObject[],
+  type: string,
+) {
+  const oldOnes = old.filter((c) => c.type === type);
+  const indices = conditions.flatMap((c, i) => (c.type === type ? [i] : []));
+  if (indices.length !== oldOnes.length) return;
+  indices.forEach((index, n) => {
+    conditions[index] = oldOnes[n]!;
+  });
+}
 
 export const certificateSigningRequests: ResourceStrategy = {
   ...genericStrategy,
+  extraSubresources: ["approval"],
+  ownsSubresourceStatus: ["approval"],
   prepareForCreate(o: KubeObject, _warnings: string[], user?: UserInfo) {
     const spec = objectAt(o.spec);
     delete spec.username;
@@ -29,10 +85,27 @@ export const certificateSigningRequests: ResourceStrategy = {
     o.status = {};
   },
   prepareForUpdate(o: KubeObject, old: KubeObject, subresource: string | undefined) {
-    if (subresource !== undefined) return;
     o.spec = old.spec;
+    const oldConditions = conditionsOf(old);
+    if (subresource === "status") {
+      const conditions = [...conditionsOf(o)];
+      preserveConditionInstances(conditions, oldConditions, "Approved");
+      preserveConditionInstances(conditions, oldConditions, "Denied");
+      populateConditionTimestamps(conditions, oldConditions);
+      o.status = statusWith(conditions, objectAt(o.status).certificate);
+      return;
+    }
+    if (subresource === "approval") {
+      const conditions = [...conditionsOf(o)];
+      populateConditionTimestamps(conditions, oldConditions);
+      o.status = statusWith(conditions, objectAt(old.status).certificate);
+      return;
+    }
     if (old.status === undefined) delete o.status;
     else o.status = old.status;
+  },
+  validateWrite(o: KubeObject, old: KubeObject | undefined, subresource: string | undefined) {
+    return old ? validateCsrUpdate(o, old, subresource) : validateCsrCreate(o);
   },
   printer: () => certificateSigningRequestPrinter,
 };
