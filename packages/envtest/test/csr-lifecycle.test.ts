@@ -11,7 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userOfCertificate } from "../src/auth/x509.js";
+import { certificateTtl, DEFAULT_CERT_TTL_MS } from "../src/controllers/csr-signer.js";
 import { eventually, startTestEnv, type TestEnv } from "../src/index.js";
+import { validateSignerName } from "../src/registry/certificates/csr-validation.js";
 import { api, kubectl } from "./helpers.js";
 
 let env: TestEnv;
@@ -504,5 +507,95 @@ describe("client-certificate authentication", () => {
       /^Username\s+admin$/,
     );
     expect((await whoami(env.kubeconfigPath)).stdout.split("\n")[1]).toMatch(/^Username\s+admin$/);
+  });
+});
+
+describe("the rules behind them", () => {
+  it("validates signer names as ValidateSignerName", () => {
+    const detail = (name: string) =>
+      validateSignerName("spec.signerName", name).map((e) => [e.type, e.value, e.detail]);
+    expect(detail("example.com/signer")).toEqual([]);
+    expect(detail("")).toEqual([["FieldValueRequired", undefined, ""]]);
+    expect(detail("example.com/a/b")).toEqual([
+      [
+        "FieldValueInvalid",
+        "example.com/a/b",
+        "must be a fully qualified domain and path of the form 'example.com/signer-name'",
+      ],
+    ]);
+    expect(detail("example/signer")).toEqual([
+      [
+        "FieldValueInvalid",
+        "example",
+        "should be a domain with at least two segments separated by dots",
+      ],
+    ]);
+    const [label] = detail("Example.com/signer");
+    expect(label?.[1]).toBe("Example.com");
+    expect(label?.[2]).toMatch(
+      /^validating label "Example": a lowercase RFC 1123 label must consist of/,
+    );
+    const [path] = detail("example.com/Signer");
+    expect(path?.[1]).toBe("Signer");
+    expect(path?.[2]).toMatch(
+      /^validating label "Signer": a lowercase RFC 1123 subdomain must consist of/,
+    );
+  });
+
+  it("clamps the requested duration to [10m, --cluster-signing-duration]", () => {
+    expect(DEFAULT_CERT_TTL_MS).toBe(8760 * 3600_000);
+    expect(certificateTtl(undefined, DEFAULT_CERT_TTL_MS)).toBe(DEFAULT_CERT_TTL_MS);
+    expect(certificateTtl(3600, DEFAULT_CERT_TTL_MS)).toBe(3600_000);
+    expect(certificateTtl(600, DEFAULT_CERT_TTL_MS)).toBe(600_000);
+    expect(certificateTtl(2 * 8760 * 3600, DEFAULT_CERT_TTL_MS)).toBe(DEFAULT_CERT_TTL_MS);
+    expect(certificateTtl(60, DEFAULT_CERT_TTL_MS)).toBe(600_000);
+  });
+
+  it("reads the user, groups, uid and credential id of a client certificate", async () => {
+    const make = async (name: string, subject: string, eku = "clientAuth") => {
+      // openssl learns kube's uid attribute type from a config's oid_section.
+      const config = join(dir, "uid.cnf");
+      writeFileSync(
+        config,
+        "oid_section = oids\n[oids]\nk8sUID = 1.3.6.1.4.1.57683.2\n[req]\ndistinguished_name = dn\n[dn]\n",
+      );
+      await openssl([
+        "req",
+        "-config",
+        config,
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        `${name}.key`,
+        "-subj",
+        subject,
+        "-addext",
+        `extendedKeyUsage=${eku}`,
+        "-days",
+        "1",
+        "-out",
+        `${name}.crt`,
+      ]);
+      return new X509Certificate(readFileSync(join(dir, `${name}.crt`)));
+    };
+    const erin = await make("erin", "/CN=erin/O=g1/O=g2/k8sUID=erin-uid");
+    expect(userOfCertificate(erin)).toEqual({
+      name: "erin",
+      uid: "erin-uid",
+      groups: ["g1", "g2", "system:authenticated"],
+      extra: {
+        "authentication.kubernetes.io/credential-id": [
+          `X509SHA256=${erin.fingerprint256.replaceAll(":", "").toLowerCase()}`,
+        ],
+      },
+    });
+    // Not for client auth, no common name, two uids: no one.
+    expect(userOfCertificate(await make("server", "/CN=server", "serverAuth"))).toBeUndefined();
+    expect(userOfCertificate(await make("nameless", "/O=g1"))).toBeUndefined();
+    expect(userOfCertificate(await make("twice", "/CN=twice/k8sUID=a/k8sUID=b"))).toBeUndefined();
   });
 });

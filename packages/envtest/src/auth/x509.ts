@@ -2,9 +2,11 @@
  * Client-certificate authentication as kube-apiserver's `--client-ca-file` x509 authenticator: a
  * TLS client certificate that chains to the cluster CA (checked by the TLS layer, which requests
  * but does not require one), is within its validity and allows client auth names the user by its
- * subject's CommonName and the groups by its Organizations; the credential id extra is the
- * certificate's SHA-256 fingerprint, and `system:authenticated` is added as for every user. A
- * missing or unverifiable certificate authenticates no one, leaving the request to the tokens.
+ * subject's CommonName and the groups by its Organizations, the uid by the one subject attribute
+ * 1.3.6.1.4.1.57683.2 if present (AllowParsingUserUIDFromCertAuth, beta in 1.32); the credential
+ * id extra is the certificate's SHA-256 fingerprint, and `system:authenticated` is added as for
+ * every user. A missing or unverifiable certificate (or several uids, or an empty one)
+ * authenticates no one, leaving the request to the tokens.
  */
 import type { X509Certificate } from "node:crypto";
 import type { TLSSocket } from "node:tls";
@@ -14,6 +16,7 @@ import type { UserInfo } from "../rest/scope.js";
 
 const CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
 const ANY_USAGE = "2.5.29.37.0";
+const UID = "1.3.6.1.4.1.57683.2";
 export const CREDENTIAL_ID = "authentication.kubernetes.io/credential-id";
 
 /** The user a verified client certificate names, or undefined. */
@@ -29,8 +32,11 @@ export function userOfCertificate(cert: X509Certificate): UserInfo | undefined {
   const name = subjectValues(subject, OID.commonName).at(-1) ?? "";
   if (name === "") return undefined;
   const groups = subjectValues(subject, OID.organization);
+  const uids = subjectValues(subject, UID);
+  if (uids.length > 1 || uids[0] === "") return undefined;
   return {
     name,
+    ...(uids[0] ? { uid: uids[0] } : {}),
     groups: [...new Set([...groups, "system:authenticated"])],
     extra: {
       [CREDENTIAL_ID]: [`X509SHA256=${cert.fingerprint256.replaceAll(":", "").toLowerCase()}`],
