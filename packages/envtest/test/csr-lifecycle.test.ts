@@ -180,6 +180,17 @@ describe("CertificateSigningRequest validation", () => {
     );
   });
 
+  it("accepts any name and shows a missing request as Go's nil slice", async () => {
+    const { pem } = await keyAndRequest("odd-name", "/CN=odd");
+    await create("system:node:N1_odd", pem, { signerName: "example.com/signer" });
+    const body = JSON.parse(manifest("no-request", "", { signerName: "example.com/signer" }));
+    delete body.spec.request;
+    const r = await kubectl(env, ["create", "-f", "-"], JSON.stringify(body));
+    expect(r.stderr.trim()).toBe(
+      'The CertificateSigningRequest "no-request" is invalid: spec.request: Invalid value: []byte(nil): PEM block type must be CERTIFICATE REQUEST',
+    );
+  });
+
   it("verifies the request's signature", async () => {
     const { pem } = await keyAndRequest("tampered", "/CN=tampered");
     const der = Buffer.from(pem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, ""), "base64");

@@ -13,8 +13,11 @@ import {
 } from "../names/validation.js";
 import { type FieldError, field } from "../status/field.js";
 
-/** The name function a resource's strategy validates with (NameIsDNSSubdomain for every CR). */
-export type NameRule = "subdomain" | "label" | "path";
+/**
+ * The name function a resource's strategy validates with (NameIsDNSSubdomain for every CR;
+ * `any` for kinds that accept every name, as CertificateSigningRequests do).
+ */
+export type NameRule = "subdomain" | "label" | "path" | "any";
 
 export interface ObjectMetaOptions {
   namespaced: boolean;
@@ -31,6 +34,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /** The name function of `rule`; a prefix (generateName) may end in '-', as kube masks it. */
 export function nameErrors(rule: NameRule, name: string, prefix = false): string[] {
+  if (rule === "any") return [];
   if (rule === "path") return isValidPathSegmentName(name);
   const masked = prefix && name.length > 1 && name.endsWith("-") ? `${name.slice(0, -1)}a` : name;
   return rule === "label" ? isDNS1123Label(masked) : isDNS1123Subdomain(masked);

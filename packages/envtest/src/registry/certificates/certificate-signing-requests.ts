@@ -65,6 +65,8 @@ function preserveConditionInstances(
 
 export const certificateSigningRequests: ResourceStrategy = {
   ...genericStrategy,
+  // ValidateCertificateRequestName: kube does not care what a request is called.
+  nameRule: "any",
   extraSubresources: ["approval"],
   ownsSubresourceStatus: ["approval"],
   prepareForCreate(o: KubeObject, _warnings: string[], user?: UserInfo) {

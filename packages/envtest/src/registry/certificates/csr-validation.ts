@@ -67,6 +67,8 @@ interface Options {
 /** A CSR's fields as validation reads them (bytes fields decoded from base64). */
 export interface CsrView {
   request: Buffer;
+  /** No spec.request at all: Go's nil slice, which a field error prints as `[]byte(nil)`. */
+  requestNil: boolean;
   usages: string[];
   signerName: string;
   expirationSeconds: number | undefined;
@@ -79,6 +81,7 @@ export function viewOf(o: KubeObject): CsrView {
   const status = objectAt(o.status);
   return {
     request: Buffer.from(typeof spec.request === "string" ? spec.request : "", "base64"),
+    requestNil: typeof spec.request !== "string",
     usages: Array.isArray(spec.usages) ? spec.usages.map(String) : [],
     signerName: typeof spec.signerName === "string" ? spec.signerName : "",
     expirationSeconds:
@@ -94,7 +97,8 @@ export function viewOf(o: KubeObject): CsrView {
 }
 
 /** Go's `%#v` of a byte slice, as a field error shows spec.request. */
-function goBytes(b: Buffer): ReturnType<typeof goValue> {
+function goBytes(b: Buffer, nil: boolean): ReturnType<typeof goValue> {
+  if (nil) return goValue("[]byte(nil)");
   return goValue(`[]byte{${[...b].map((x) => `0x${x.toString(16)}`).join(", ")}}`);
 }
 
@@ -196,7 +200,8 @@ function validateCsr(csr: CsrView, opts: Options): FieldError[] {
   const errs: FieldError[] = [];
   const parsed = parseCsrPem(csr.request);
   const requestError = typeof parsed === "string" ? parsed : parsed.checkSignature();
-  if (requestError) errs.push(field.invalid("spec.request", goBytes(csr.request), requestError));
+  if (requestError)
+    errs.push(field.invalid("spec.request", goBytes(csr.request, csr.requestNil), requestError));
   if (csr.usages.length === 0) errs.push(field.required("spec.usages", ""));
   if (!opts.allowUnknownUsages) {
     csr.usages.forEach((u, i) => {

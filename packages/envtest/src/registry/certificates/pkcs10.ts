@@ -214,8 +214,7 @@ export function parseCertificateRequest(derBytes: Buffer): CertificateRequest {
  */
 export function parseCsrPem(pemBytes: Buffer): CertificateRequest | string {
   const block = pemBlocks(pemBytes)[0];
-  if (block?.type !== "CERTIFICATE REQUEST")
-    return "PEM block type must be CERTIFICATE REQUEST";
+  if (block?.type !== "CERTIFICATE REQUEST") return "PEM block type must be CERTIFICATE REQUEST";
   try {
     return parseCertificateRequest(block.bytes);
   } catch (e) {
