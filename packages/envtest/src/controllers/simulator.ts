@@ -2,8 +2,9 @@
  * `simulate: true`, the node side: what a scheduler and a kubelet would do, so tutorials and tests
  * see real outcomes without a cluster. A Ready node `envtest-node` exists; pods are bound to it
  * and become Running/Ready with a pod IP shortly after creation, and terminate promptly when
- * deleted; a Job's pods then run to completion (Succeeded). No containers run. (The workload
- * controllers are in workloads.ts.)
+ * deleted; a Job's pods then run to completion (Succeeded); ephemeral containers added to a
+ * running pod are reported running. No containers run. (The workload controllers are in
+ * workloads.ts.)
  */
 import { nowTime } from "../api/meta.js";
 import type { JsonObject, KubeObject } from "../api/types.js";
@@ -118,8 +119,11 @@ export class Simulator {
       this.complete(pod);
       return;
     }
-    if (status.phase === "Running" || status.phase === "Succeeded" || status.phase === "Failed")
+    if (status.phase === "Running") {
+      this.startEphemeral(pod);
       return;
+    }
+    if (status.phase === "Succeeded" || status.phase === "Failed") return;
     const spec = (pod.spec ?? {}) as JsonObject;
     const now = nowTime();
     const containers = (spec.containers as JsonObject[] | undefined) ?? [];
@@ -162,6 +166,40 @@ export class Simulator {
           lastState: {},
         })),
       };
+    });
+  }
+
+  /**
+   * The kubelet starts an ephemeral container added to a running pod and reports it, never
+   * ready, under status.ephemeralContainerStatuses (what `kubectl debug` waits for).
+   */
+  private startEphemeral(pod: KubeObject): void {
+    const spec = (pod.spec ?? {}) as JsonObject;
+    const status = (pod.status ?? {}) as JsonObject;
+    const reported = new Set(
+      ((status.ephemeralContainerStatuses as JsonObject[] | undefined) ?? []).map((s) => s.name),
+    );
+    const added = ((spec.ephemeralContainers as JsonObject[] | undefined) ?? []).filter(
+      (c) => !reported.has(c.name),
+    );
+    if (added.length === 0) return;
+    const now = nowTime();
+    modify(this.store, podsBucket, pod, (c) => {
+      const cs = (c.status ?? {}) as JsonObject;
+      cs.ephemeralContainerStatuses = [
+        ...((cs.ephemeralContainerStatuses as JsonObject[] | undefined) ?? []),
+        ...added.map((ct) => ({
+          name: ct.name,
+          image: ct.image,
+          imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
+          containerID: `envtest://${String(ct.name)}`,
+          ready: false,
+          restartCount: 0,
+          state: { running: { startedAt: now } },
+          lastState: {},
+        })),
+      ];
+      c.status = cs;
     });
   }
 

@@ -220,10 +220,9 @@ export function* admit(
       fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
       scope.warnings.push(...cel.warnings);
     }
-  } else if (strategy.validateWrite) {
-    fieldErrors.push(...strategy.validateWrite(obj, old, scope.subresource));
   } else {
     if (strategy.validate) fieldErrors.push(...strategy.validate(obj));
+    if (!old && strategy.validateCreate) fieldErrors.push(...strategy.validateCreate(obj));
     // ValidateUpdate: immutable fields (a status write cannot change them anyway).
     if (old && strategy.validateUpdate && scope.subresource !== "status")
       fieldErrors.push(...strategy.validateUpdate(obj, old, scope.subresource));

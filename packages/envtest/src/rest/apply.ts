@@ -208,7 +208,8 @@ export async function serverSideApply(
   });
 
   if (!live) {
-    if (statusOnly) throw errors.notFound(info, scope.name ?? "");
+    // A subresource (status, ephemeralcontainers) updates an existing object only.
+    if (scope.subresource !== undefined) throw errors.notFound(info, scope.name ?? "");
     const obj = deepClone(applied) as KubeObject;
     const m = (obj.metadata ?? {}) as JsonObject;
     if (m.name === undefined) m.name = scope.name;

@@ -23,7 +23,8 @@ export function defaultPodSpec(spec: JsonObject): void {
   if (spec.terminationGracePeriodSeconds === undefined) spec.terminationGracePeriodSeconds = 30;
   if (spec.schedulerName === undefined) spec.schedulerName = "default-scheduler";
   if (spec.securityContext === undefined) spec.securityContext = {};
-  for (const key of ["containers", "initContainers"]) {
+  // SetDefaults_EphemeralContainer defaults an ephemeral container as a container.
+  for (const key of ["containers", "initContainers", "ephemeralContainers"]) {
     for (const c of (spec[key] as JsonObject[] | undefined) ?? [])
       if (isObject(c)) defaultContainer(c);
   }

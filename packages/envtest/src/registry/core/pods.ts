@@ -11,6 +11,13 @@ import { listAt, str } from "../printing/format.js";
 import { age, ageColumn, nameColumn } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 import { validatePodSpec } from "../workload-validation.js";
+import {
+  EPHEMERAL_SUBRESOURCE,
+  keepOnlyEphemeralContainers,
+  validateEphemeralContainers,
+  validateEphemeralContainersOnCreate,
+  validateEphemeralContainersUpdate,
+} from "./ephemeral-containers.js";
 import { applyAppArmorVersionSkew } from "./pod-apparmor.js";
 import { defaultPodSpec } from "./pod-defaults.js";
 
@@ -118,7 +125,15 @@ function readinessGates(o: KubeObject): string {
 export const pods: ResourceStrategy = {
   nameRule: "subdomain",
   statusOnCreate: true,
-  extraSubresources: ["attach", "binding", "eviction", "exec", "log", "portforward"],
+  extraSubresources: [
+    "attach",
+    "binding",
+    EPHEMERAL_SUBRESOURCE,
+    "eviction",
+    "exec",
+    "log",
+    "portforward",
+  ],
   defaults(o) {
     const spec = ensureObject(o, "spec");
     defaultPodSpec(spec);
@@ -151,8 +166,17 @@ export const pods: ResourceStrategy = {
     const status = ensureObject(o, "status");
     status.qosClass = qosClass(objectAt(o.spec));
   },
-  validate: (o) => validatePodSpec(o.spec, "spec"),
-  validateUpdate: (o, old, subresource) => (subresource === undefined ? podUpdate(o, old) : []),
+  validate: (o) => [...validatePodSpec(o.spec, "spec"), ...validateEphemeralContainers(o.spec)],
+  validateCreate: validateEphemeralContainersOnCreate,
+  validateUpdate: (o, old, subresource) =>
+    subresource === undefined
+      ? podUpdate(o, old)
+      : subresource === EPHEMERAL_SUBRESOURCE
+        ? validateEphemeralContainersUpdate(o, old)
+        : [],
+  prepareForUpdate(o, old, subresource) {
+    if (subresource === EPHEMERAL_SUBRESOURCE) keepOnlyEphemeralContainers(o, old);
+  },
   gracePeriodSeconds(pod, requested) {
     const spec = objectAt(pod.spec);
     const phase = objectAt(pod.status).phase;
