@@ -21,6 +21,11 @@ export interface ResourceStrategy {
   readonly statusOnCreate?: boolean;
   /** Subresources beyond status and scale that the resource serves (namespaces/finalize). */
   readonly extraSubresources?: readonly string[];
+  /**
+   * Subresources whose update takes the body's status for prepareForUpdate to sort out
+   * (certificatesigningrequests/approval) instead of keeping the stored one.
+   */
+  readonly ownsSubresourceStatus?: readonly string[];
   /** The part of the object whose change bumps metadata.generation (default: spec). */
   generationRelevant?(o: KubeObject, version: ResourceVersionInfo): unknown;
   /** Server-side defaults (`defaults.go`), applied on every write. */
@@ -35,6 +40,15 @@ export interface ResourceStrategy {
    * `user` is the request's identity (a CertificateSigningRequest's requester).
    */
   prepareForCreate?(o: KubeObject, warnings: string[], user?: UserInfo): void;
+  /**
+   * Validation that reads the stored object and the subresource (a CSR's status and approval
+   * rules); when present it replaces `validate` and `validateUpdate`.
+   */
+  validateWrite?(
+    o: KubeObject,
+    old: KubeObject | undefined,
+    subresource: string | undefined,
+  ): FieldError[];
   /** ValidateUpdate beyond `validate`: the fields an update may not change (immutability). */
   validateUpdate?(o: KubeObject, old: KubeObject, subresource: string | undefined): FieldError[];
   /** PrepareForUpdate: carries over from `old` what this request may not change. */

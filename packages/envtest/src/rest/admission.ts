@@ -220,6 +220,8 @@ export function* admit(
       fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
       scope.warnings.push(...cel.warnings);
     }
+  } else if (strategy.validateWrite) {
+    fieldErrors.push(...strategy.validateWrite(obj, old, scope.subresource));
   } else {
     if (strategy.validate) fieldErrors.push(...strategy.validate(obj));
     if (!old && strategy.validateCreate) fieldErrors.push(...strategy.validateCreate(obj));
