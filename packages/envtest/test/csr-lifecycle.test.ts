@@ -280,6 +280,23 @@ describe("CertificateSigningRequest validation", () => {
   });
 });
 
+describe("listing", () => {
+  it("selects requests by spec.signerName, as kube's field selector does", async () => {
+    const { pem } = await keyAndRequest("selected", "/CN=selected");
+    await create("selected", pem, { signerName: "selector.example.com/only" });
+    const r = await kubectl(env, [
+      "get",
+      "csr",
+      "--field-selector",
+      "spec.signerName=selector.example.com/only",
+      "-o",
+      "name",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("certificatesigningrequest.certificates.k8s.io/selected");
+  });
+});
+
 describe("the approval subresource", () => {
   it("is listed by discovery with get, patch and update", async () => {
     const r = await api(env, "GET", "/apis/certificates.k8s.io/v1");

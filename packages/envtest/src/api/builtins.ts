@@ -173,6 +173,11 @@ const specs: BuiltinSpec[] = [
   },
   { group: "coordination.k8s.io", resource: "leases" },
   {
+    group: "certificates.k8s.io",
+    resource: "certificatesigningrequests",
+    fieldLabels: labels("spec.signerName"),
+  },
+  {
     group: "events.k8s.io",
     resource: "events",
   },
