@@ -7,7 +7,9 @@
  */
 
 import {
+  type FieldSelector,
   fieldValue,
+  type LabelSelector,
   type LabelSelectorInput,
   parseFieldSelector,
   parseSelector,
@@ -18,6 +20,7 @@ import type { KubeObject, NamespacedName } from "../api/types.js";
 import type { RestClient } from "../internal/rest/http.js";
 import type { Logger } from "../log/logger.js";
 import { nullLogger } from "../log/logger.js";
+import type { Expectation } from "./expectation.js";
 import {
   defaultTransform,
   type InformerSource,
@@ -89,6 +92,8 @@ export class Cache {
   private readonly informers = new Map<string, SharedInformer<KubeObject>>();
   private readonly scopes = new Map<string, CacheScope>();
   private readonly running = new Map<string, Promise<void>>();
+  /** Parsed selectors of each informer's scope, for `expectWrite`. */
+  private readonly selectors = new Map<string, { labels: LabelSelector; fields: FieldSelector }>();
   private signal?: AbortSignal;
 
   constructor(
@@ -142,6 +147,51 @@ export class Cache {
     });
     if (this.signal) this.run(key, inf as unknown as SharedInformer<KubeObject>);
     return inf;
+  }
+
+  /**
+   * What a write must make this cache show (read-your-writes, see expectation.ts): one
+   * expectation per synced informer of `kind` (full objects, metadata only) that would hold the
+   * object, because it holds it already or its namespaces and selectors admit `written`, the
+   * server's answer. None for a kind the cache does not watch or an object outside its scope:
+   * that write would never show. Without a resourceVersion, only a deletion meets it.
+   */
+  expectWrite(kind: Kind, written: KubeObject): Expectation[] {
+    const m = written.metadata;
+    if (!m?.uid || !m.name) return [];
+    const namespace = kind.namespaced ? m.namespace : undefined;
+    const out: Expectation[] = [];
+    for (const key of [informerKey(kind, {}), informerKey(kind, { metadataOnly: true })]) {
+      const inf = this.informers.get(key);
+      if (!inf?.hasSynced()) continue;
+      const held = inf.store.get(keyOf(namespace, m.name))?.metadata?.uid === m.uid;
+      if (!held && !this.admits(key, kind, written)) continue;
+      out.push(
+        inf.expect({ namespace, name: m.name, uid: m.uid, resourceVersion: m.resourceVersion }),
+      );
+    }
+    return out;
+  }
+
+  /** Whether the informer `key`'s namespaces and selectors admit `obj`. */
+  private admits(key: string, kind: Kind, obj: KubeObject): boolean {
+    const scope = this.scopes.get(key) as CacheScope;
+    const ns = obj.metadata?.namespace;
+    if (kind.namespaced && scope.namespaces.length > 0 && !scope.namespaces.includes(ns ?? "")) {
+      return false;
+    }
+    if (!scope.labelSelector && !scope.fieldSelector) return true;
+    let sel = this.selectors.get(key);
+    if (!sel) {
+      sel = {
+        labels: parseSelector(scope.labelSelector),
+        fields: parseFieldSelector(scope.fieldSelector ?? ""),
+      };
+      this.selectors.set(key, sel);
+    }
+    return (
+      sel.labels.matches(obj.metadata?.labels) && sel.fields.matches((f) => fieldValue(obj, f))
+    );
   }
 
   /** Whether `kind` has an informer (reads of it are then served from the cache). */

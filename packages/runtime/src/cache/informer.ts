@@ -7,7 +7,8 @@
  */
 import type { Kind } from "../api/kind.js";
 import type { KubeObject } from "../api/types.js";
-import { type IndexFunc, objectKey, Store } from "./store.js";
+import { type Expectation, ExpectationIndex, type WrittenObject } from "./expectation.js";
+import { type IndexFunc, keyOf, objectKey, Store } from "./store.js";
 import { type ListerWatcher, Watcher, type WatcherEvent, type WatcherOptions } from "./watcher.js";
 
 export interface ResourceEventHandler<T> {
@@ -33,6 +34,7 @@ export class SharedInformer<T extends KubeObject> {
   private readonly handlers = new Set<ResourceEventHandler<T>>();
   private readonly watchers: Watcher<T>[] = [];
   private readonly pendingSync = new Set<number>();
+  private readonly expectations = new ExpectationIndex();
   private syncedResolve!: () => void;
   private readonly syncedPromise: Promise<void>;
   private started = false;
@@ -78,18 +80,32 @@ export class SharedInformer<T extends KubeObject> {
     const resync = this.startResync(signal);
     await Promise.all(this.watchers.map((w) => w.run(signal)));
     if (resync) clearTimeout(resync.timer);
+    // Nothing more will be observed: whoever waits for a write to show must not wait forever.
+    this.expectations.stop();
+  }
+
+  /**
+   * An expectation met once this informer's store shows `written` (see expectation.ts): at once
+   * if it already does, when the informer delivers it, deletes it or relists past it, and with
+   * "stopped" when the informer stops.
+   */
+  expect(written: Omit<WrittenObject, "kind">): Expectation {
+    const w = { ...written, kind: this.kind.kind };
+    return this.expectations.add(w, this.store.get(keyOf(w.namespace, w.name)));
   }
 
   private apply(source: number, namespace: string | undefined, ev: WatcherEvent<T>): void {
     switch (ev.type) {
       case "apply": {
         const old = this.store.upsert(ev.object);
+        if (this.expectations.size > 0) this.expectations.applied(ev.object);
         if (old) this.notifyUpdate(old, ev.object);
         else for (const h of this.handlers) h.onAdd?.(ev.object, false);
         return;
       }
       case "delete": {
         const old = this.store.delete(objectKey(ev.object));
+        if (this.expectations.size > 0) this.expectations.deleted(ev.object);
         // Deliver the last known state, as the DELETED event may carry a stale copy.
         for (const h of this.handlers) h.onDelete?.(old ?? ev.object);
         return;
@@ -114,6 +130,9 @@ export class SharedInformer<T extends KubeObject> {
         for (const key of stale) {
           const old = this.store.delete(key);
           if (old) for (const h of this.handlers) h.onDelete?.(old);
+        }
+        if (this.expectations.size > 0) {
+          this.expectations.relisted(namespace, ev.resourceVersion, (k) => this.store.get(k));
         }
         if (initial) {
           this.pendingSync.delete(source);

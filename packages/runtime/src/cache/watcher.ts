@@ -11,8 +11,10 @@ import type { KubeObject } from "../api/types.js";
 import type { WatchEvent } from "../internal/rest/http.js";
 
 export type WatcherEvent<T> =
-  /** A complete, consistent list: replaces whatever the consumer knew. */
-  { type: "restart"; objects: T[] } | { type: "apply"; object: T } | { type: "delete"; object: T };
+  /** A complete, consistent list (at `resourceVersion`): replaces whatever the consumer knew. */
+  | { type: "restart"; objects: T[]; resourceVersion?: string }
+  | { type: "apply"; object: T }
+  | { type: "delete"; object: T };
 
 export interface ListPage<T> {
   items: T[];
@@ -133,7 +135,7 @@ export class Watcher<T extends KubeObject> {
       rv = page.metadata?.resourceVersion;
     } while (cont);
     if (!rv) throw new Error("list response carries no resourceVersion");
-    this.emit({ type: "restart", objects });
+    this.emit({ type: "restart", objects, resourceVersion: rv });
     this.resourceVersion = rv;
   }
 

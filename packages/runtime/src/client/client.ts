@@ -13,6 +13,7 @@ import { isNotFound } from "@opgen/apimachinery/status";
 import type { Kind } from "../api/kind.js";
 import type { KubeObject, NamespacedName, PartialObjectMetadata } from "../api/types.js";
 import type { Cache, CacheListOptions, InformerSelector } from "../cache/cache.js";
+import { reconcileWrites } from "../cache/expectation.js";
 import { defaultTransform, metadataTransform } from "../cache/informer.js";
 import type { ReadOp } from "../cache/scope.js";
 import type { RestClient } from "../internal/rest/http.js";
@@ -194,6 +195,7 @@ export class CachedClient implements Client {
       query: this.writeQuery(opts),
       body: obj,
     });
+    this.expectShown(kind, res, opts.dryRun);
     return writeBack(obj, res);
   }
 
@@ -216,6 +218,7 @@ export class CachedClient implements Client {
       body: obj,
       contentType: "application/apply-patch+yaml",
     });
+    this.expectShown(kind, res, opts.dryRun);
     return writeBack(obj, res);
   }
 
@@ -241,11 +244,26 @@ export class CachedClient implements Client {
     if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
     if (opts.preconditions) body.preconditions = opts.preconditions;
     if (opts.dryRun) body.dryRun = ["All"];
-    await this.rest.request({
+    const res = await this.rest.request<KubeObject & { details?: { uid?: string } }>({
       method: "DELETE",
       path: resourcePath(kind, namespaceOf(kind, key.namespace), key.name),
       body,
     });
+    // The answer is the object (deleted, or marked for deletion at a new resourceVersion) or, for
+    // most custom resources, a Status naming the deleted object's uid: then only its deletion
+    // can show in the cache.
+    const gone =
+      res.kind === "Status"
+        ? {
+            metadata: {
+              name: key.name,
+              namespace: key.namespace,
+              uid: res.details?.uid,
+              labels: isKind(objOrKind) ? undefined : objOrKind.metadata?.labels,
+            },
+          }
+        : res;
+    this.expectShown(kind, gone, opts.dryRun);
   }
 
   status(): StatusWriter {
@@ -267,6 +285,7 @@ export class CachedClient implements Client {
       query: this.writeQuery(opts),
       body: obj,
     });
+    this.expectShown(kind, res, opts.dryRun);
     return writeBack(obj, res);
   }
 
@@ -284,7 +303,21 @@ export class CachedClient implements Client {
       body: patch,
       contentType: patchContentType[opts.type ?? "merge"],
     });
+    this.expectShown(kind, res, opts.dryRun);
     return writeBack(obj, res);
+  }
+
+  /**
+   * Read-your-writes: inside a reconcile, a write of a kind the cache watches tells the
+   * reconcile what the cache must show before the same request is reconciled again. Outside one
+   * (no sink) this is a single lookup; a dry run writes nothing to wait for.
+   */
+  private expectShown(kind: Kind, written: KubeObject, dryRun: boolean | undefined): void {
+    if (dryRun || !this.cache) return;
+    const sink = reconcileWrites.getStore();
+    if (!sink) return;
+    const expectations = this.cache.expectWrite(kind, written);
+    if (expectations.length > 0) sink.record(expectations);
   }
 
   private writeQuery(opts: WriteOptions): Record<string, string | undefined> {

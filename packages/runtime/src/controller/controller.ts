@@ -5,11 +5,13 @@
  * thrown non-Error values are counted as panics and retried. A 409 Conflict is retried the same
  * way but logged as one info line: another writer got there first, which is routine, not a fault.
  * Each reconcile gets an AbortSignal and a logger carrying controller, namespace, name and
- * reconcileID.
+ * reconcileID. Reads its writes: a reconcile of a key does not start before the cache shows the
+ * writes the previous reconciles of that key made through the manager's client (own-writes.ts).
  */
 import { randomUUID } from "node:crypto";
 import { isConflict } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
+import { reconcileWrites } from "../cache/expectation.js";
 import type { SharedInformer } from "../cache/informer.js";
 import type { MapFunc } from "../handler/handler.js";
 import type { Logger } from "../log/logger.js";
@@ -34,6 +36,7 @@ import {
   defaultControllerRateLimiter,
   type RateLimiter,
 } from "../workqueue/ratelimiter.js";
+import { OwnWrites } from "./own-writes.js";
 
 export interface ControllerOptions {
   /** Workers reconciling distinct keys in parallel (default 1). */
@@ -46,6 +49,12 @@ export interface ControllerOptions {
   reconcileTimeoutMs?: number;
   /** Run only while this manager is the leader (default true). */
   needLeaderElection?: boolean;
+  /**
+   * Read-your-writes: how long (ms) after a write through the manager's client the next
+   * reconcile of the same request may wait for the cache to show it (default 5000; 0 turns the
+   * wait off, as controller-runtime has it). Past it the reconcile runs anyway.
+   */
+  expectationTimeoutMs?: number;
 }
 
 export interface ControllerDeps {
@@ -70,6 +79,7 @@ const noMetrics: ControllerMetrics = {
   terminalError() {},
   panic() {},
   timeout() {},
+  expectationTimeout() {},
   reconcileTime() {},
   activeWorkers() {},
   queue: {},
@@ -81,6 +91,7 @@ export class Controller {
   readonly needLeaderElection: boolean;
   private readonly log: Logger;
   private readonly metrics: ControllerMetrics;
+  private readonly ownWrites?: OwnWrites;
   private started = false;
 
   constructor(
@@ -108,6 +119,18 @@ export class Controller {
     });
     metrics = deps.metrics?.(name, this.maxConcurrentReconciles, this.queue) ?? noMetrics;
     this.metrics = metrics;
+    const expectationTimeoutMs = opts.expectationTimeoutMs ?? 5000;
+    if (!(expectationTimeoutMs >= 0)) {
+      throw new Error(`controller ${name}: expectationTimeoutMs must be 0 or more`);
+    }
+    if (expectationTimeoutMs > 0) {
+      this.ownWrites = new OwnWrites({
+        timeoutMs: expectationTimeoutMs,
+        log: this.log,
+        requeue: (key) => this.queue.add(key),
+        onTimeout: () => this.metrics.expectationTimeout(),
+      });
+    }
   }
 
   /** Feeds `informer`'s events, filtered by `predicates` and mapped by `map`, into the queue. */
@@ -155,6 +178,7 @@ export class Controller {
     this.log.info("Shutdown signal received, waiting for all workers to finish");
     this.queue.shutDown();
     await Promise.all(workers);
+    this.ownWrites?.stop();
     this.log.info("All workers finished");
   }
 
@@ -168,6 +192,11 @@ export class Controller {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
+      if (this.ownWrites && !this.ownWrites.ready(key)) {
+        // Parked until the cache shows this key's writes; the worker takes other keys meanwhile.
+        this.queue.done(key);
+        continue;
+      }
       this.metrics.activeWorkers(1);
       try {
         await this.reconcileKey(key, hardStop);
@@ -202,7 +231,11 @@ export class Controller {
     let failure: { err: unknown } | undefined;
     try {
       log.debug("Reconciling");
-      result = (await this.reconciler.reconcile(req, ctx)) ?? {};
+      const reconcile = () => this.reconciler.reconcile(req, ctx);
+      result =
+        (await (this.ownWrites
+          ? reconcileWrites.run(this.ownWrites.sink(key), reconcile)
+          : reconcile())) ?? {};
     } catch (err) {
       failure = { err };
     }

@@ -27,6 +27,8 @@ export interface ControllerMetrics {
   terminalError(): void;
   panic(): void;
   timeout(): void;
+  /** The cache did not show a reconcile's write within the controller's expectation timeout. */
+  expectationTimeout(): void;
   reconcileTime(seconds: number): void;
   activeWorkers(delta: number): void;
   queue: QueueMetricsSink;
@@ -39,6 +41,7 @@ export class RuntimeMetrics {
   private readonly terminalErrors: client.Counter<"controller">;
   private readonly panics: client.Counter<"controller">;
   private readonly timeouts: client.Counter<"controller">;
+  private readonly expectationTimeouts: client.Counter<"controller">;
   private readonly reconcileTime: client.Histogram<"controller">;
   private readonly maxConcurrent: client.Gauge<"controller">;
   private readonly activeWorkers: client.Gauge<"controller">;
@@ -82,6 +85,13 @@ export class RuntimeMetrics {
     this.timeouts = new client.Counter({
       name: "controller_runtime_reconcile_timeouts_total",
       help: "Total number of reconciliation timeouts per controller",
+      labelNames: ["controller"],
+      registers,
+    });
+    // Not a controller-runtime metric: it has no read-your-writes wait to time out.
+    this.expectationTimeouts = new client.Counter({
+      name: "controller_runtime_expectation_timeouts_total",
+      help: "Total number of writes made by reconciles that the cache did not show within the expectation timeout, per controller",
       labelNames: ["controller"],
       registers,
     });
@@ -190,6 +200,7 @@ export class RuntimeMetrics {
     this.terminalErrors.inc(c, 0);
     this.panics.inc(c, 0);
     this.timeouts.inc(c, 0);
+    this.expectationTimeouts.inc(c, 0);
     this.maxConcurrent.set(c, maxConcurrent);
     this.activeWorkers.set(c, 0);
     this.queueAdds.inc(q, 0);
@@ -201,6 +212,7 @@ export class RuntimeMetrics {
       terminalError: () => this.terminalErrors.inc(c),
       panic: () => this.panics.inc(c),
       timeout: () => this.timeouts.inc(c),
+      expectationTimeout: () => this.expectationTimeouts.inc(c),
       reconcileTime: (s) => this.reconcileTime.observe(c, s),
       activeWorkers: (d) => this.activeWorkers.inc(c, d),
       queue: {
