@@ -206,6 +206,19 @@ export class ApiServer {
         },
       ],
     });
+    // And its EndpointSlice (the reconciler's EndpointsAdapter writes both; mirroring skips it).
+    this.systemCreate("discovery.k8s.io", "v1", "endpointslices", {
+      apiVersion: "discovery.k8s.io/v1",
+      kind: "EndpointSlice",
+      metadata: {
+        name: "kubernetes",
+        namespace: "default",
+        labels: { "kubernetes.io/service-name": "kubernetes" },
+      },
+      addressType: "IPv4",
+      endpoints: [{ addresses: ["127.0.0.1"], conditions: { ready: true } }],
+      ports: [{ name: "https", port: 6443, protocol: "TCP" }],
+    });
   }
 
   /**
