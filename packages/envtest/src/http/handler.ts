@@ -13,6 +13,7 @@ import { subresourcesOf } from "../registry/index.js";
 import { deleteOptionsFrom } from "../rest/delete-options.js";
 import type { ObjectRest } from "../rest/objects.js";
 import { isPodConnect, servePodConnect } from "../rest/pod-connect.js";
+import { isProxy, serveProxy } from "../rest/proxy.js";
 import type { RequestScope, UserInfo } from "../rest/scope.js";
 import { checkWatchOptions } from "../rest/watch.js";
 import { retryConcurrent } from "../rest/write-steps.js";
@@ -217,6 +218,7 @@ export function createHandler(deps: HandlerDeps) {
       await servePodConnect({ registry, rest }, scope, req, res);
       return;
     }
+    if (isProxy(scope)) return serveProxy({ registry, rest }, scope);
     if (v.deprecated) {
       warnings.push(
         v.deprecationWarning ??

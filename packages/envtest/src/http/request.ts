@@ -63,7 +63,7 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
     !(isCoreNamespaces && rest.length === 3 && (rest[2] === "status" || rest[2] === "finalize"))
   ) {
     const [, namespace, resource, name, subresource, ...extra] = rest;
-    if (extra.length > 0) return undefined;
+    if (!takesSubpath(subresource, extra)) return undefined;
     return {
       group,
       version,
@@ -75,7 +75,7 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
     };
   }
   const [resource, name, subresource, ...extra] = rest;
-  if (!resource || extra.length > 0) return undefined;
+  if (!resource || !takesSubpath(subresource, extra)) return undefined;
   return {
     group,
     version,
@@ -86,12 +86,22 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
   };
 }
 
+/**
+ * Only `proxy` takes segments after the subresource (`pods/web/proxy/healthz`): kube hands them
+ * to the backend as the request's path.
+ */
+function takesSubpath(subresource: string | undefined, extra: string[]): boolean {
+  return extra.length === 0 || subresource === "proxy";
+}
+
 /** The API verb of a request (`watch` for GET collection with ?watch). */
 export function verbOf(method: string, path: ResourcePath, watch: boolean): Verb | undefined {
   const item = path.name !== undefined;
   switch (method) {
     case "GET":
     case "HEAD":
+      // A proxied request's query is its backend's: ?watch is no watch of the object.
+      if (path.subresource === "proxy") return path.watchPrefix ? "watch" : "get";
       if (watch || path.watchPrefix) return "watch";
       return item ? "get" : "list";
     case "POST":

@@ -110,8 +110,12 @@ export function subresourcesOf(
       const d = catalog?.subresources.find((s) => s.name === name);
       if (!d) continue;
       // The catalog keeps OpenAPI's `connect` action; discovery lists the verbs of the methods a
-      // connecter serves (exec, attach, portforward: GET and POST).
-      const verbs = d.verbs.includes("connect") ? ["create", "get"] : d.verbs;
+      // connecter serves (exec, attach, portforward: GET and POST; proxy: every method).
+      const verbs = d.verbs.includes("connect")
+        ? d.name === "proxy"
+          ? ["create", "delete", "get", "patch", "update"]
+          : ["create", "get"]
+        : d.verbs;
       // Discovery names a subresource's group and version only where they differ.
       const same = (d.group ?? info.group) === info.group && (d.version ?? v.name) === v.name;
       subs.push(same ? { name: d.name, kind: d.kind ?? info.kind, verbs } : { ...d, verbs });

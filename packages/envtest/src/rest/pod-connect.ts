@@ -154,7 +154,7 @@ const PREFERRED = ["Hostname", "InternalDNS", "InternalIP", "ExternalDNS", "Exte
  * an address of a preferred type (else the plain error kube answers as a 500), and the port is
  * the one the kubelet reported, 10250 otherwise.
  */
-async function kubeletOf(deps: ConnectDeps, scope: RequestScope, nodeName: string) {
+export async function kubeletOf(deps: ConnectDeps, scope: RequestScope, nodeName: string) {
   const node = await getObject(deps, scope, "nodes", nodeName);
   const status = (isObject(node.status) ? node.status : {}) as JsonObject;
   const addresses = (Array.isArray(status.addresses) ? status.addresses : []).filter(isObject);

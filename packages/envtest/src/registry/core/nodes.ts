@@ -4,5 +4,6 @@ import type { ResourceStrategy } from "../strategy.js";
 
 export const nodes: ResourceStrategy = {
   nameRule: "subdomain",
+  extraSubresources: ["proxy"],
   printer: () => nodePrinter,
 };

@@ -133,6 +133,7 @@ export const pods: ResourceStrategy = {
     "exec",
     "log",
     "portforward",
+    "proxy",
   ],
   defaults(o) {
     const spec = ensureObject(o, "spec");

@@ -31,6 +31,7 @@ function externalIp(spec: JsonObject, status: JsonObject, type: string): string 
 
 export const services: ResourceStrategy = {
   nameRule: "label",
+  extraSubresources: ["proxy"],
   statusOnCreate: true,
   defaults(o) {
     const spec = ensureObject(o, "spec");
