@@ -355,6 +355,36 @@ describe("the subresource's update", () => {
   });
 });
 
+describe("pod security admission", () => {
+  it("checks a new ephemeral container against the namespace's enforced level", async () => {
+    await kubectl(env, ["create", "namespace", "locked"]);
+    await kubectl(env, [
+      "label",
+      "namespace",
+      "locked",
+      "pod-security.kubernetes.io/enforce=baseline",
+    ]);
+    expect((await kubectl(env, ["run", "p", "-n", "locked", "--image=nginx"])).code).toBe(0);
+    const debug = (profile: string, name: string) =>
+      kubectl(env, [
+        "debug",
+        "p",
+        "-n",
+        "locked",
+        "--image=busybox",
+        "--attach=false",
+        `--profile=${profile}`,
+        "-c",
+        name,
+      ]);
+    const privileged = await debug("sysadmin", "root");
+    expect(privileged.stderr.split("\n").at(-1)).toBe(
+      'Error from server (Forbidden): pods "p" is forbidden: violates PodSecurity "baseline:latest": privileged (container "root" must not set securityContext.privileged=true)',
+    );
+    expect((await debug("baseline", "plain")).code).toBe(0);
+  });
+});
+
 describe("pod create", () => {
   it("refuses spec.ephemeralContainers as ValidatePodCreate does", async () => {
     const r = await api(env, "POST", pods, {
