@@ -3,15 +3,18 @@
  * a Role bound in the request's namespace, or of a ClusterRole bound by a RoleBinding there or
  * by a ClusterRoleBinding, matches its verb, API group, resource/subresource and name (or its
  * non-resource URL). `system:masters` bypasses, as in kube-apiserver. ClusterRole aggregation
- * and the bootstrap discovery roles for authenticated users are honoured. Also answers
- * SelfSubjectAccessReview, SelfSubjectRulesReview and SubjectAccessReview.
+ * and the bootstrap discovery roles for authenticated users are honoured, and so are the
+ * bootstrap roles of the kube-controller-manager controllers envtest runs. Also answers
+ * SelfSubjectAccessReview, SelfSubjectRulesReview and SubjectAccessReview, and tells what of
+ * some rules others do not cover (`uncovered`, for the escalation check of rbac-escalation.ts).
  */
+import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
 import type { Attributes } from "../http/handler.js";
 import type { UserInfo } from "../rest/scope.js";
 import type { Store } from "../store/store.js";
 
-interface PolicyRule {
+export interface PolicyRule {
   verbs?: string[];
   apiGroups?: string[];
   resources?: string[];
@@ -26,9 +29,10 @@ interface Subject {
   apiGroup?: string;
 }
 
-interface RoleRef {
+export interface RoleRef {
   kind: string;
   name: string;
+  apiGroup?: string;
 }
 
 const rbac = "rbac.authorization.k8s.io";
@@ -59,6 +63,20 @@ const bootstrapRules: PolicyRule[] = [
   { verbs: ["create"], apiGroups: ["authentication.k8s.io"], resources: ["selfsubjectreviews"] },
 ];
 
+/**
+ * The bootstrap roles (`system:controller:*`) of the controllers envtest runs as service
+ * accounts, as kube binds them: the aggregation controller may `escalate` ClusterRoles.
+ */
+const controllerRules: Record<string, PolicyRule[]> = {
+  "system:serviceaccount:kube-system:clusterrole-aggregation-controller": [
+    {
+      verbs: ["escalate", "get", "list", "watch", "update", "patch"],
+      apiGroups: [rbac],
+      resources: ["clusterroles"],
+    },
+  ],
+};
+
 function has(list: string[] | undefined, v: string): boolean {
   return !!list && (list.includes("*") || list.includes(v));
 }
@@ -80,14 +98,81 @@ export function ruleAllows(rule: PolicyRule, a: Attributes): boolean {
   if (!has(rule.verbs, a.verb)) return false;
   if (!a.resourceRequest) {
     return (rule.nonResourceURLs ?? []).some(
-      (u) => u === "*" || u === a.path || (u.endsWith("*") && a.path.startsWith(u.slice(0, -1))),
+      (u) =>
+        u === "*" || u === a.path || (u.endsWith("*") && a.path.startsWith(u.replace(/\*+$/, ""))),
     );
   }
   if (!has(rule.apiGroups, a.group)) return false;
   if (!resourceMatches(rule, a.resource, a.subresource)) return false;
+  // A request without a name matches an empty resourceName, as kube's ResourceNameMatches.
   if (rule.resourceNames && rule.resourceNames.length > 0)
-    return !!a.name && rule.resourceNames.includes(a.name);
+    return rule.resourceNames.includes(a.name ?? "");
   return true;
+}
+
+/**
+ * A rule broken down to one verb, group, resource and name each (or one URL and verb), as kube's
+ * BreakdownRule: the unit `uncovered` compares.
+ */
+export function breakdownRule(rule: PolicyRule): PolicyRule[] {
+  const out: PolicyRule[] = [];
+  const names = rule.resourceNames?.length ? rule.resourceNames : undefined;
+  for (const group of rule.apiGroups ?? []) {
+    for (const resource of rule.resources ?? []) {
+      for (const verb of rule.verbs ?? []) {
+        const base = { apiGroups: [group], resources: [resource], verbs: [verb] };
+        if (names) for (const n of names) out.push({ ...base, resourceNames: [n] });
+        else out.push(base);
+      }
+    }
+  }
+  for (const url of rule.nonResourceURLs ?? []) {
+    for (const verb of rule.verbs ?? []) out.push({ nonResourceURLs: [url], verbs: [verb] });
+  }
+  return out;
+}
+
+/**
+ * The parts of `rules` that `owner` does not cover (kube's `Covers`), broken down. A broken-down
+ * rule is covered when one owner rule would allow it as a request: its verb, group, resource
+ * (or subresource wildcard) and name, or its URL (`/x*` prefixes); a wildcard is covered only
+ * by a wildcard.
+ */
+export function uncovered(
+  owner: readonly PolicyRule[],
+  rules: readonly PolicyRule[],
+): PolicyRule[] {
+  const missing: PolicyRule[] = [];
+  for (const sub of rules.flatMap(breakdownRule)) {
+    const a = subruleAttributes(sub);
+    // A named subrule needs the owner to allow that name; an unnamed one an owner without names.
+    const ok = owner.some(
+      (r) => ruleAllows(r, a) && (sub.resourceNames !== undefined || !r.resourceNames?.length),
+    );
+    if (!ok) missing.push(sub);
+  }
+  return missing;
+}
+
+function subruleAttributes(sub: PolicyRule): Attributes {
+  const user = { name: "", groups: [] };
+  const verb = sub.verbs?.[0] ?? "";
+  if (sub.nonResourceURLs) {
+    const path = sub.nonResourceURLs[0] ?? "";
+    return { user, verb, group: "", resource: "", path, resourceRequest: false };
+  }
+  const combined = sub.resources?.[0] ?? "";
+  const slash = combined.indexOf("/");
+  return {
+    user,
+    verb,
+    group: sub.apiGroups?.[0] ?? "",
+    resource: slash < 0 ? combined : combined.slice(0, slash),
+    ...(slash < 0 ? {} : { subresource: combined.slice(slash + 1) }),
+    ...(sub.resourceNames ? { name: sub.resourceNames[0] } : {}),
+    path: "",
+    resourceRequest: true,
+  };
 }
 
 function subjectMatches(s: Subject, user: UserInfo, bindingNamespace: string | undefined): boolean {
@@ -104,37 +189,54 @@ export class RbacAuthorizer {
   constructor(private readonly store: Store) {}
 
   /**
-   * A ClusterRole's stored rules. As kube's authorizer, aggregation is not evaluated here: the
-   * aggregation controller writes an aggregated role's rules (controllers/clusterrole-aggregation).
+   * The rules a roleRef grants, read from what is stored (kube's GetRoleReferenceRules through
+   * the registry): as kube's authorizer, aggregation is not evaluated here, the aggregation
+   * controller writes an aggregated role's rules (controllers/clusterrole-aggregation). A missing
+   * role is the registry's NotFound.
    */
-  private clusterRoleRules(name: string): PolicyRule[] {
-    const role = this.store.get(`${rbac}/clusterroles`, undefined, name);
-    return [...((role?.rules as PolicyRule[] | undefined) ?? [])];
+  roleRefRules(ref: RoleRef, namespace: string | undefined): PolicyRule[] | ApiError {
+    if (ref.kind === "ClusterRole") {
+      const role = this.store.get(`${rbac}/clusterroles`, undefined, ref.name);
+      if (!role) return errors.notFound({ group: rbac, resource: "clusterroles" }, ref.name);
+      return [...((role.rules as PolicyRule[] | undefined) ?? [])];
+    }
+    if (ref.kind === "Role") {
+      const role = namespace ? this.store.get(`${rbac}/roles`, namespace, ref.name) : undefined;
+      if (!role) return errors.notFound({ group: rbac, resource: "roles" }, ref.name);
+      return [...((role.rules as PolicyRule[] | undefined) ?? [])];
+    }
+    // Stored bindings name a Role or ClusterRole (validation); a request's may not, yet.
+    return errors.internal(`unsupported role reference kind: ${JSON.stringify(ref.kind)}`);
   }
 
-  private roleRules(ref: RoleRef, namespace: string | undefined): PolicyRule[] {
-    if (ref.kind === "ClusterRole") return this.clusterRoleRules(ref.name);
-    if (ref.kind === "Role" && namespace) {
-      const role = this.store.get(`${rbac}/roles`, namespace, ref.name);
-      return (role?.rules as PolicyRule[] | undefined) ?? [];
+  /**
+   * Every rule that applies to `user` in `namespace` (cluster-wide rules included), and the
+   * errors resolving the roles of bindings that apply to it (kube's RulesFor): a binding to a
+   * missing role grants nothing.
+   */
+  resolveRules(
+    user: UserInfo,
+    namespace: string | undefined,
+  ): { rules: PolicyRule[]; errors: string[] } {
+    const rules: PolicyRule[] = [...bootstrapRules, ...(controllerRules[user.name] ?? [])];
+    const problems: string[] = [];
+    const add = (b: KubeObject, ns: string | undefined) => {
+      const subjects = (b.subjects as Subject[] | undefined) ?? [];
+      if (!subjects.some((s) => subjectMatches(s, user, ns))) return;
+      const granted = this.roleRefRules(b.roleRef as RoleRef, ns);
+      if (granted instanceof ApiError) problems.push(granted.message);
+      else rules.push(...granted);
+    };
+    for (const b of this.store.list(`${rbac}/clusterrolebindings`)) add(b, undefined);
+    if (namespace) {
+      for (const b of this.store.list(`${rbac}/rolebindings`, namespace)) add(b, namespace);
     }
-    return [];
+    return { rules, errors: problems };
   }
 
   /** Every rule that applies to `user` in `namespace` (cluster-wide rules included). */
   rulesFor(user: UserInfo, namespace: string | undefined): PolicyRule[] {
-    const rules: PolicyRule[] = [...bootstrapRules];
-    const bound = (b: KubeObject, ns: string | undefined) =>
-      ((b.subjects as Subject[] | undefined) ?? []).some((s) => subjectMatches(s, user, ns));
-    for (const b of this.store.list(`${rbac}/clusterrolebindings`)) {
-      if (bound(b, undefined)) rules.push(...this.roleRules(b.roleRef as RoleRef, undefined));
-    }
-    if (namespace) {
-      for (const b of this.store.list(`${rbac}/rolebindings`, namespace)) {
-        if (bound(b, namespace)) rules.push(...this.roleRules(b.roleRef as RoleRef, namespace));
-      }
-    }
-    return rules;
+    return this.resolveRules(user, namespace).rules;
   }
 
   /** undefined = allowed; a string (possibly empty) = denied with that reason. */
