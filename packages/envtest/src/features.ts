@@ -8,6 +8,7 @@
 import { errors } from "@opgen/apimachinery/status";
 import { type KubeObject, storageVersion } from "./api/types.js";
 import { RbacAuthorizer } from "./auth/rbac.js";
+import { RbacEscalationCheck } from "./auth/rbac-escalation.js";
 import { selfSubjectReview, tokenReview } from "./auth/reviews.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { Simulator } from "./controllers/simulator.js";
@@ -50,6 +51,7 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
   if (opts.auth === "rbac") {
     features.rbac = authorizer;
     server.authorize = (a) => authorizer.authorize(a);
+    server.rest.hooks.push(new RbacEscalationCheck(authorizer));
   }
   server.virtualCreate = (scope, body) => {
     const created = (b: KubeObject | undefined) => (b ? { code: 201, body: b } : undefined);

@@ -32,6 +32,11 @@ export interface AdmissionHook {
   /** Called before storing a create or update; throws to reject, may mutate `obj`. */
   admit?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
   /**
+   * A check of kube's storage layer (RBAC's escalation prevention): called after the mutating
+   * webhooks, before the strategy prepares and validates the object; throws to reject.
+   */
+  beforeStrategy?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
+  /**
    * A validating admission plugin: called after the object passed validation, before the
    * validating webhooks; throws to reject, must not mutate `obj`.
    */
@@ -198,6 +203,7 @@ export function* admit(
       strategy.defaults?.(obj);
     }
   }
+  for (const hook of hooks) hook.beforeStrategy?.(scope, obj, old);
   if (!old && !info.custom && scope.subresource === undefined)
     strategy.prepareForCreate?.(obj, scope.warnings, scope.user);
   fieldErrors.push(
