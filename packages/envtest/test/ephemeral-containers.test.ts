@@ -307,6 +307,15 @@ describe("the subresource's update", () => {
     expect(r.stderr).toContain(
       'The Pod "mirror" is invalid: []: Forbidden: static pods do not support ephemeral containers',
     );
+    // That refusal is the whole answer, whatever else is wrong with the container.
+    const invalid = await addDebugger("mirror", { ports: [{ containerPort: 80 }] });
+    expect(invalid.body.details.causes).toEqual([
+      {
+        reason: "FieldValueForbidden",
+        message: "Forbidden: static pods do not support ephemeral containers",
+        field: "[]",
+      },
+    ]);
   });
 
   it("answers a missing pod with 404, also to server-side apply", async () => {

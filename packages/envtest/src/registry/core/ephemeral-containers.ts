@@ -109,10 +109,12 @@ export function validateEphemeralContainers(spec: unknown): FieldError[] {
   return errs;
 }
 
-/** ValidatePodCreate: ephemeral containers come only through the subresource. */
+/** ValidatePodCreate: ephemeral containers are validated, and come only through the subresource. */
 export function validateEphemeralContainersOnCreate(o: KubeObject): FieldError[] {
-  if (list(objectAt(o.spec).ephemeralContainers).length === 0) return [];
-  return [{ type: "FieldValueForbidden", field: PATH, detail: "cannot be set on create" }];
+  const errs = validateEphemeralContainers(o.spec);
+  if (list(objectAt(o.spec).ephemeralContainers).length > 0)
+    errs.push({ type: "FieldValueForbidden", field: PATH, detail: "cannot be set on create" });
+  return errs;
 }
 
 /**
@@ -151,9 +153,10 @@ function comparable(c: JsonObject): JsonObject {
 }
 
 /**
- * ValidatePodEphemeralContainersUpdate's own part: a static (mirror) pod takes none, and existing
- * ephemeral containers may be neither removed nor changed. kube follows "may not be changed" with
- * a Go cmp.Diff of the internal structs, which envtest does not reproduce.
+ * ValidatePodEphemeralContainersUpdate beyond the pod spec's validation: a static (mirror) pod
+ * takes none (that error alone is the answer), and existing ephemeral containers may be neither
+ * removed nor changed. kube follows "may not be changed" with a Go cmp.Diff of the internal
+ * structs, which envtest does not reproduce.
  */
 export function validateEphemeralContainersUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   if (old.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined)
@@ -165,7 +168,7 @@ export function validateEphemeralContainersUpdate(o: KubeObject, old: KubeObject
         detail: "static pods do not support ephemeral containers",
       },
     ];
-  const errs: FieldError[] = [];
+  const errs = validateEphemeralContainers(o.spec);
   const now = new Map(list(objectAt(o.spec).ephemeralContainers).map((c) => [c.name, c]));
   for (const before of list(objectAt(old.spec).ephemeralContainers)) {
     const name = JSON.stringify(String(before.name ?? ""));

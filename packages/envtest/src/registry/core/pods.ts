@@ -167,11 +167,13 @@ export const pods: ResourceStrategy = {
     const status = ensureObject(o, "status");
     status.qosClass = qosClass(objectAt(o.spec));
   },
-  validate: (o) => [...validatePodSpec(o.spec, "spec"), ...validateEphemeralContainers(o.spec)],
+  // Ephemeral containers are validated by the create and update checks: an update of a static
+  // pod's ephemeral containers answers with that refusal alone.
+  validate: (o) => validatePodSpec(o.spec, "spec"),
   validateCreate: validateEphemeralContainersOnCreate,
   validateUpdate: (o, old, subresource) =>
     subresource === undefined
-      ? podUpdate(o, old)
+      ? [...validateEphemeralContainers(o.spec), ...podUpdate(o, old)]
       : subresource === EPHEMERAL_SUBRESOURCE
         ? validateEphemeralContainersUpdate(o, old)
         : [],
