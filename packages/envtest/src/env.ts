@@ -147,6 +147,10 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
       }
       return denied;
     };
+    // And every write refused past authorization (a Role granting more than its writer holds).
+    server.forbade = (user, message) => {
+      for (const listener of denialListeners) listener(user, message);
+    };
   }
   await server.listen(options.port ?? 0);
 

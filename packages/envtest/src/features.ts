@@ -51,7 +51,9 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
   if (opts.auth === "rbac") {
     features.rbac = authorizer;
     server.authorize = (a) => authorizer.authorize(a);
-    server.rest.hooks.push(new RbacEscalationCheck(authorizer));
+    server.rest.hooks.push(
+      new RbacEscalationCheck(authorizer, (user, message) => server.forbade?.(user, message)),
+    );
   }
   server.virtualCreate = (scope, body) => {
     const created = (b: KubeObject | undefined) => (b ? { code: 201, body: b } : undefined);

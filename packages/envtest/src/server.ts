@@ -70,6 +70,8 @@ export class ApiServer {
   /** Hooks for fault injection and authorization, set by the environment. */
   before?: (attrs: Attributes) => Promise<void>;
   authorize?: (attrs: Attributes) => string | undefined;
+  /** Told of each 403 a write gets past authorization (RBAC's escalation check), by user. */
+  forbade?: (user: string, message: string) => void;
   apply?: HandlerDeps["apply"];
   virtualCreate?: HandlerDeps["virtualCreate"];
 

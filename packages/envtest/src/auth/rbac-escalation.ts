@@ -24,15 +24,24 @@ const fullAuthority: PolicyRule[] = [
 ];
 
 export class RbacEscalationCheck implements AdmissionHook {
-  constructor(private readonly rbac: RbacAuthorizer) {}
+  /** `forbade` hears of each refusal (envtest's serviceAccount() identities record them). */
+  constructor(
+    private readonly rbac: RbacAuthorizer,
+    private readonly forbade?: (user: string, message: string) => void,
+  ) {}
 
   beforeStrategy(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
     const { group, resource } = scope.info;
     if (group !== GROUP || scope.subresource !== undefined) return;
     if (scope.user.groups.includes("system:masters")) return;
-    if (resource === "roles" || resource === "clusterroles") this.checkRole(scope, obj, old);
-    else if (resource === "rolebindings" || resource === "clusterrolebindings")
-      this.checkBinding(scope, obj, old);
+    try {
+      if (resource === "roles" || resource === "clusterroles") this.checkRole(scope, obj, old);
+      else if (resource === "rolebindings" || resource === "clusterrolebindings")
+        this.checkBinding(scope, obj, old);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 403) this.forbade?.(scope.user.name, e.message);
+      throw e;
+    }
   }
 
   private checkRole(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
