@@ -18,6 +18,7 @@ import { CsrSigningController } from "./controllers/csr-signer.js";
 import { DisruptionController } from "./controllers/disruption.js";
 import { EndpointsController } from "./controllers/endpoints.js";
 import { NamespaceObjectsController } from "./controllers/namespace-objects.js";
+import { ResourceQuotaController } from "./controllers/resource-quota.js";
 import { rootCaConfigMap } from "./controllers/root-ca-publisher.js";
 import { defaultServiceAccount } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
@@ -32,6 +33,7 @@ import { LimitRanger } from "./rest/limit-ranger.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
 import { PodSecurityAdmission, type PodSecurityOptions } from "./rest/pod-security/admission.js";
+import { ResourceQuotaAdmission } from "./rest/resource-quota.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
@@ -93,6 +95,10 @@ export class ApiServer {
       new LimitRanger(this.store),
       new PodSecurityAdmission(this.store, options.podSecurity),
       new CertificateAdmission(() => this.authorize),
+      new ResourceQuotaAdmission(
+        this.store,
+        (group, resource) => this.registry.get(group, resource) !== undefined,
+      ),
     );
     this.rest.driver = new WebhookAdmission(this.store, new WebhookSource(this.store));
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
@@ -102,6 +108,7 @@ export class ApiServer {
     );
     this.disruption = new DisruptionController(this.store);
     this.controllers.push(this.disruption);
+    this.controllers.push(new ResourceQuotaController(this.store, this.registry, this.rest));
     this.controllers.push(
       new EndpointsController(this.store, {
         create: (group, version, resource, obj) => this.systemCreate(group, version, resource, obj),

@@ -288,24 +288,33 @@ describe("kubectl get for core, networking and node kinds", () => {
       ["NAME", "CONTAINERS", "IMAGES", "POD LABELS"],
       ["tmpl", "a,b", "nginx,busybox", "app=web,tier=fe"],
     ]);
-    // The quota controller fills status; here it is written as it would.
-    await kubectl(env, ["create", "quota", "q", "--hard=pods=10,requests.cpu=1,limits.memory=2Gi"]);
-    const put = await api(
-      env,
-      "PATCH",
-      "/api/v1/namespaces/default/resourcequotas/q/status",
-      {
-        status: {
-          hard: { pods: "10", "requests.cpu": "1", "limits.memory": "2Gi" },
-          used: { pods: "2", "requests.cpu": "500m" },
-        },
-      },
-      { contentType: "application/merge-patch+json" },
-    );
-    expect(put.status).toBe(200);
-    expect(await table(["quota"])).toEqual([
+    // The resourcequota controller fills status from what the namespace holds.
+    const ns = ["-n", "quota-print"];
+    await kubectl(env, ["create", "namespace", "quota-print"]);
+    await kubectl(env, [
+      ...ns,
+      "create",
+      "quota",
+      "q",
+      "--hard=pods=10,requests.cpu=1,limits.memory=2Gi",
+    ]);
+    for (const name of ["a", "b"]) {
+      const resources = { requests: { cpu: "250m" }, limits: { memory: "128Mi" } };
+      const overrides = JSON.stringify({
+        spec: { containers: [{ name, image: "nginx", resources }] },
+      });
+      const run = await kubectl(env, [
+        ...ns,
+        "run",
+        name,
+        "--image=nginx",
+        `--overrides=${overrides}`,
+      ]);
+      expect(run.stderr).toBe("");
+    }
+    expect(await table(["quota", ...ns])).toEqual([
       ["NAME", "REQUEST", "LIMIT", "AGE"],
-      ["q", "pods: 2/10, requests.cpu: 500m/1", "limits.memory: 0/2Gi", AGE],
+      ["q", "pods: 2/10, requests.cpu: 500m/1", "limits.memory: 256Mi/2Gi", AGE],
     ]);
   });
 

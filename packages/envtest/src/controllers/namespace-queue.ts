@@ -12,7 +12,8 @@ export class NamespaceQueue {
 
   constructor(
     private readonly store: Store,
-    private readonly buckets: ReadonlySet<string>,
+    /** The watched buckets, or a test of a bucket's name (quota counts any resource). */
+    private readonly buckets: ReadonlySet<string> | ((bucket: string) => boolean),
     private readonly sync: (namespace: string) => void,
   ) {}
 
@@ -20,7 +21,9 @@ export class NamespaceQueue {
   start(initial: Iterable<{ metadata?: { namespace?: string } }>): void {
     for (const o of initial) this.mark(o.metadata?.namespace ?? "");
     this.unsubscribe = this.store.subscribeAll((ev: StoreEvent) => {
-      if (this.buckets.has(ev.bucket)) this.mark(ev.object.metadata?.namespace ?? "");
+      const watched =
+        typeof this.buckets === "function" ? this.buckets(ev.bucket) : this.buckets.has(ev.bucket);
+      if (watched) this.mark(ev.object.metadata?.namespace ?? "");
     });
   }
 

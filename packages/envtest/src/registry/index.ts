@@ -25,6 +25,7 @@ import { persistentVolumeClaims } from "./core/persistent-volume-claims.js";
 import { persistentVolumes } from "./core/persistent-volumes.js";
 import { pods } from "./core/pods.js";
 import { replicationControllers } from "./core/replication-controllers.js";
+import { resourceQuotas } from "./core/resource-quotas.js";
 import { serviceAccounts } from "./core/service-accounts.js";
 import { services } from "./core/services.js";
 import { customResources } from "./custom/custom-resources.js";
@@ -65,6 +66,7 @@ const builtins = new Map<string, ResourceStrategy>([
   ["/persistentvolumeclaims", persistentVolumeClaims],
   ["/persistentvolumes", persistentVolumes],
   ["/replicationcontrollers", replicationControllers],
+  ["/resourcequotas", resourceQuotas],
   ["policy/poddisruptionbudgets", podDisruptionBudgets],
   ["autoscaling/horizontalpodautoscalers", horizontalPodAutoscalers],
   ["networking.k8s.io/ingresses", ingresses],

@@ -41,6 +41,11 @@ export interface AdmissionHook {
    * validating webhooks; throws to reject, must not mutate `obj`.
    */
   validate?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
+  /**
+   * A validating plugin kube runs after the validating webhooks (ResourceQuota): nothing awaits
+   * between it and the write; throws to reject, must not mutate `obj`.
+   */
+  afterWebhooks?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
 }
 
 export function meta(o: KubeObject): ObjectMeta {
@@ -271,5 +276,6 @@ export function* admit(
     options,
     dryRun,
   };
+  for (const hook of hooks) hook.afterWebhooks?.(scope, obj, old);
   scope.warnings.push(...finalizerWarnings(obj));
 }

@@ -250,7 +250,7 @@ function ratioConstraint(
  * sum, raised to what any init container needs while it runs. Sidecars (init containers with
  * `restartPolicy: Always`) keep running, so they add to the sum and to every later init step.
  */
-function podTotals(pod: KubeObject): [ResourceList, ResourceList] {
+export function podTotals(pod: KubeObject): [ResourceList, ResourceList] {
   const totals = (key: "requests" | "limits"): ResourceList => {
     const sum: ResourceList = new Map();
     const spec = objectAt(pod.spec);

@@ -49,7 +49,7 @@ const CONTAINER_RESOURCES = new Set(["cpu", "memory", "ephemeral-storage"]);
 const isNative = (name: string) => !name.includes("/") || name.includes("kubernetes.io/");
 
 /** ValidateResourceName: a qualified name, standard unless it has a domain. */
-function resourceNameErrors(name: string, path: string): FieldError[] {
+export function resourceNameErrors(name: string, path: string): FieldError[] {
   const errs = isQualifiedName(name).map((msg) => field.invalid(path, name, msg));
   if (errs.length) return errs;
   const standard =
