@@ -69,6 +69,17 @@ export interface CacheOptions {
   readsOutsideScope?: "error" | "apiserver";
 }
 
+/** A write of a cached kind between its request and its answer (`Cache.beginWrite`). */
+export interface WriteInFlight {
+  readonly informers: ReadonlyArray<{
+    key: string;
+    inf: SharedInformer<KubeObject>;
+    since: number;
+  }>;
+  /** The write was answered (and its expectations taken) or failed. Idempotent. */
+  end(): void;
+}
+
 /** Builds a `byObject` entry for `kind`. */
 export function byObject(kind: Kind, opts: ByObjectOptions): Record<string, ByObjectOptions> {
   return { [kindKey(kind)]: opts };
@@ -150,25 +161,49 @@ export class Cache {
   }
 
   /**
-   * What a write must make this cache show (read-your-writes, see expectation.ts): one
-   * expectation per synced informer of `kind` (full objects, metadata only) that would hold the
-   * object, because it holds it already or its namespaces and selectors admit `written`, the
-   * server's answer. None for a kind the cache does not watch or an object outside its scope:
-   * that write would never show. Without a resourceVersion, only a deletion meets it.
+   * Marks a write of `kind` about to be sent (read-your-writes, see expectation.ts): each synced
+   * informer of the kind then remembers deletions until `end`, since a watch event can overtake
+   * the write's answer. Undefined when the cache has no synced informer of the kind.
    */
-  expectWrite(kind: Kind, written: KubeObject): Expectation[] {
+  beginWrite(kind: Kind): WriteInFlight | undefined {
+    let informers:
+      | Array<{ key: string; inf: SharedInformer<KubeObject>; since: number }>
+      | undefined;
+    for (const key of [informerKey(kind, {}), informerKey(kind, { metadataOnly: true })]) {
+      const inf = this.informers.get(key);
+      if (!inf?.hasSynced()) continue;
+      informers ??= [];
+      informers.push({ key, inf, since: inf.beginWrite() });
+    }
+    if (!informers) return undefined;
+    let ended = false;
+    return {
+      informers,
+      end: () => {
+        if (ended) return;
+        ended = true;
+        for (const { inf } of informers) inf.endWrite();
+      },
+    };
+  }
+
+  /**
+   * What the write begun with `flight` must make this cache show: one expectation per informer
+   * (full objects, metadata only) that would hold the object, because it holds it already or its
+   * namespaces and selectors admit `written`, the server's answer. None for an object outside the
+   * cache's scope: that write would never show. Without a resourceVersion, only a deletion meets
+   * it. Call before `flight.end()`.
+   */
+  expectWrite(kind: Kind, written: KubeObject, flight: WriteInFlight): Expectation[] {
     const m = written.metadata;
     if (!m?.uid || !m.name) return [];
     const namespace = kind.namespaced ? m.namespace : undefined;
     const out: Expectation[] = [];
-    for (const key of [informerKey(kind, {}), informerKey(kind, { metadataOnly: true })]) {
-      const inf = this.informers.get(key);
-      if (!inf?.hasSynced()) continue;
+    for (const { key, inf, since } of flight.informers) {
       const held = inf.store.get(keyOf(namespace, m.name))?.metadata?.uid === m.uid;
       if (!held && !this.admits(key, kind, written)) continue;
-      out.push(
-        inf.expect({ namespace, name: m.name, uid: m.uid, resourceVersion: m.resourceVersion }),
-      );
+      const w = { namespace, name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
+      out.push(inf.expect(w, since));
     }
     return out;
   }

@@ -85,20 +85,51 @@ function shows(obj: KubeObject | undefined, w: WrittenObject): boolean {
   return resourceVersionAtLeast(obj.metadata?.resourceVersion, w.resourceVersion);
 }
 
-/** The pending expectations of one informer, by store key. */
+/**
+ * The pending expectations of one informer, by store key, and the uids deleted while writes are
+ * in flight: a watch event can overtake the answer to the write that caused it, and a deletion
+ * leaves nothing in the store to compare the answer with. `begin` marks a write about to be
+ * sent; the log lives only while some write is in flight, so it stays small.
+ */
 export class ExpectationIndex {
   private readonly byKey = new Map<string, Set<Expectation>>();
   private stopped = false;
+  private inFlight = 0;
+  /** uids deleted while a write was in flight; `logBase` is the position of its first entry. */
+  private deletedLog: string[] = [];
+  private logBase = 0;
 
-  /** Pending expectations: the informer checks nothing while this is 0. */
+  /** Pending expectations: the informer checks nothing while this is 0 and no write is in flight. */
   size = 0;
 
-  /** An expectation on `w`, already met when `current` (the store's object) shows it. */
-  add(w: WrittenObject, current: KubeObject | undefined): Expectation {
+  /** A write is about to be sent; returns its position in the deletion log, for `add`. */
+  begin(): number {
+    this.inFlight++;
+    return this.logBase + this.deletedLog.length;
+  }
+
+  /** The write started with `begin` was answered (after `add`) or failed. */
+  end(): void {
+    if (this.inFlight === 0 || --this.inFlight > 0) return;
+    this.logBase += this.deletedLog.length;
+    this.deletedLog = [];
+  }
+
+  /** Whether the informer has work to do on events (expectations or writes in flight). */
+  get active(): boolean {
+    return this.size > 0 || this.inFlight > 0;
+  }
+
+  /**
+   * An expectation on `w`, already met when `current` (the store's object) shows it, or when the
+   * object was deleted since position `since` of a write in flight.
+   */
+  add(w: WrittenObject, current: KubeObject | undefined, since?: number): Expectation {
     const e = new Expectation(w, (x) => this.remove(x));
     if (this.stopped) e.settle("stopped");
-    else if (shows(current, w)) e.settle("observed");
-    else {
+    else if (shows(current, w) || (since !== undefined && this.deletedSince(since, w.uid))) {
+      e.settle("observed");
+    } else {
       let set = this.byKey.get(e.key);
       if (!set) {
         set = new Set();
@@ -117,12 +148,23 @@ export class ExpectationIndex {
     for (const e of set) if (shows(obj, e.write)) this.observe(e);
   }
 
-  /** `obj` left the store: every expectation on that object is met (nothing newer will come). */
+  /**
+   * `obj` left the store (a watch DELETED event, or a relist that no longer lists it): every
+   * expectation on that object is met, since nothing newer will come.
+   */
   deleted(obj: KubeObject): void {
+    const uid = obj.metadata?.uid;
+    if (this.inFlight > 0 && uid) this.deletedLog.push(uid);
     const set = this.byKey.get(objectKey(obj));
     if (!set) return;
-    const uid = obj.metadata?.uid;
     for (const e of set) if (e.write.uid === uid) this.observe(e);
+  }
+
+  private deletedSince(since: number, uid: string): boolean {
+    for (let i = Math.max(0, since - this.logBase); i < this.deletedLog.length; i++) {
+      if (this.deletedLog[i] === uid) return true;
+    }
+    return false;
   }
 
   /**

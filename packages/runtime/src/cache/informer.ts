@@ -89,23 +89,35 @@ export class SharedInformer<T extends KubeObject> {
    * if it already does, when the informer delivers it, deletes it or relists past it, and with
    * "stopped" when the informer stops.
    */
-  expect(written: Omit<WrittenObject, "kind">): Expectation {
+  expect(written: Omit<WrittenObject, "kind">, since?: number): Expectation {
     const w = { ...written, kind: this.kind.kind };
-    return this.expectations.add(w, this.store.get(keyOf(w.namespace, w.name)));
+    return this.expectations.add(w, this.store.get(keyOf(w.namespace, w.name)), since);
+  }
+
+  /**
+   * Marks a write about to be sent, so that a deletion the informer applies before the write's
+   * answer arrives still meets its expectation; pass the result to `expect`, then call `endWrite`.
+   */
+  beginWrite(): number {
+    return this.expectations.begin();
+  }
+
+  endWrite(): void {
+    this.expectations.end();
   }
 
   private apply(source: number, namespace: string | undefined, ev: WatcherEvent<T>): void {
     switch (ev.type) {
       case "apply": {
         const old = this.store.upsert(ev.object);
-        if (this.expectations.size > 0) this.expectations.applied(ev.object);
+        if (this.expectations.active) this.expectations.applied(ev.object);
         if (old) this.notifyUpdate(old, ev.object);
         else for (const h of this.handlers) h.onAdd?.(ev.object, false);
         return;
       }
       case "delete": {
         const old = this.store.delete(objectKey(ev.object));
-        if (this.expectations.size > 0) this.expectations.deleted(ev.object);
+        if (this.expectations.active) this.expectations.deleted(ev.object);
         // Deliver the last known state, as the DELETED event may carry a stale copy.
         for (const h of this.handlers) h.onDelete?.(old ?? ev.object);
         return;
@@ -116,6 +128,10 @@ export class SharedInformer<T extends KubeObject> {
         for (const obj of ev.objects) {
           seen.add(objectKey(obj));
           const old = this.store.upsert(obj);
+          // Deleted and created again while the watch was down: the old object is gone.
+          if (old && old.metadata?.uid !== obj.metadata?.uid && this.expectations.active) {
+            this.expectations.deleted(old);
+          }
           if (!old) for (const h of this.handlers) h.onAdd?.(obj, initial);
           else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
             this.notifyUpdate(old, obj);
@@ -129,9 +145,11 @@ export class SharedInformer<T extends KubeObject> {
         }
         for (const key of stale) {
           const old = this.store.delete(key);
-          if (old) for (const h of this.handlers) h.onDelete?.(old);
+          if (!old) continue;
+          if (this.expectations.active) this.expectations.deleted(old);
+          for (const h of this.handlers) h.onDelete?.(old);
         }
-        if (this.expectations.size > 0) {
+        if (this.expectations.active) {
           this.expectations.relisted(namespace, ev.resourceVersion, (k) => this.store.get(k));
         }
         if (initial) {

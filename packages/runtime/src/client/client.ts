@@ -189,13 +189,13 @@ export class CachedClient implements Client {
 
   async create<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
     const kind = await this.kindOf(obj);
-    const res = await this.rest.request<T>({
-      method: "POST",
-      path: resourcePath(kind, namespaceOf(kind, obj.metadata?.namespace)),
-      query: this.writeQuery(opts),
-      body: obj,
-    });
-    this.expectShown(kind, res, opts.dryRun);
+    const path = resourcePath(kind, namespaceOf(kind, obj.metadata?.namespace));
+    const res = await this.tracked(
+      kind,
+      opts.dryRun,
+      () => this.rest.request<T>({ method: "POST", path, query: this.writeQuery(opts), body: obj }),
+      (r) => r,
+    );
     return writeBack(obj, res);
   }
 
@@ -210,15 +210,16 @@ export class CachedClient implements Client {
   async apply<T extends KubeObject>(obj: T, opts: ApplyOptions = {}): Promise<T> {
     const kind = await this.kindOf(obj);
     const name = requireName(obj);
-    const res = await this.rest.request<T>({
-      method: "PATCH",
-      path: resourcePath(kind, namespaceOf(kind, obj.metadata?.namespace), name),
-      query: { ...this.writeQuery(opts), force: opts.force ? true : undefined },
-      // JSON is YAML, and the apply content type is the only one SSA accepts.
-      body: obj,
-      contentType: "application/apply-patch+yaml",
-    });
-    this.expectShown(kind, res, opts.dryRun);
+    const send = () =>
+      this.rest.request<T>({
+        method: "PATCH",
+        path: resourcePath(kind, namespaceOf(kind, obj.metadata?.namespace), name),
+        query: { ...this.writeQuery(opts), force: opts.force ? true : undefined },
+        // JSON is YAML, and the apply content type is the only one SSA accepts.
+        body: obj,
+        contentType: "application/apply-patch+yaml",
+      });
+    const res = await this.tracked(kind, opts.dryRun, send, (r) => r);
     return writeBack(obj, res);
   }
 
@@ -244,15 +245,15 @@ export class CachedClient implements Client {
     if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
     if (opts.preconditions) body.preconditions = opts.preconditions;
     if (opts.dryRun) body.dryRun = ["All"];
-    const res = await this.rest.request<KubeObject & { details?: { uid?: string } }>({
-      method: "DELETE",
-      path: resourcePath(kind, namespaceOf(kind, key.namespace), key.name),
-      body,
-    });
+    const send = () =>
+      this.rest.request<KubeObject & { details?: { uid?: string } }>({
+        method: "DELETE",
+        path: resourcePath(kind, namespaceOf(kind, key.namespace), key.name),
+        body,
+      });
     // The answer is the object (deleted, or marked for deletion at a new resourceVersion) or, for
-    // most custom resources, a Status naming the deleted object's uid: then only its deletion
-    // can show in the cache.
-    const gone =
+    // most kinds, a Status naming the deleted object's uid: then only its deletion can show.
+    await this.tracked(kind, opts.dryRun, send, (res) =>
       res.kind === "Status"
         ? {
             metadata: {
@@ -262,8 +263,8 @@ export class CachedClient implements Client {
               labels: isKind(objOrKind) ? undefined : objOrKind.metadata?.labels,
             },
           }
-        : res;
-    this.expectShown(kind, gone, opts.dryRun);
+        : res,
+    );
   }
 
   status(): StatusWriter {
@@ -279,13 +280,15 @@ export class CachedClient implements Client {
     opts: WriteOptions,
   ): Promise<T> {
     const kind = await this.kindOf(obj);
-    const res = await this.rest.request<T>({
-      method: "PUT",
-      path: resourcePath(kind, namespaceOf(kind, obj.metadata?.namespace), requireName(obj), sub),
-      query: this.writeQuery(opts),
-      body: obj,
-    });
-    this.expectShown(kind, res, opts.dryRun);
+    const path = resourcePath(
+      kind,
+      namespaceOf(kind, obj.metadata?.namespace),
+      requireName(obj),
+      sub,
+    );
+    const send = () =>
+      this.rest.request<T>({ method: "PUT", path, query: this.writeQuery(opts), body: obj });
+    const res = await this.tracked(kind, opts.dryRun, send, (r) => r);
     return writeBack(obj, res);
   }
 
@@ -296,28 +299,41 @@ export class CachedClient implements Client {
     opts: PatchOptions,
   ): Promise<T> {
     const kind = await this.kindOf(obj);
-    const res = await this.rest.request<T>({
-      method: "PATCH",
-      path: resourcePath(kind, namespaceOf(kind, obj.metadata?.namespace), requireName(obj), sub),
-      query: this.writeQuery(opts),
-      body: patch,
-      contentType: patchContentType[opts.type ?? "merge"],
-    });
-    this.expectShown(kind, res, opts.dryRun);
+    const send = () =>
+      this.rest.request<T>({
+        method: "PATCH",
+        path: resourcePath(kind, namespaceOf(kind, obj.metadata?.namespace), requireName(obj), sub),
+        query: this.writeQuery(opts),
+        body: patch,
+        contentType: patchContentType[opts.type ?? "merge"],
+      });
+    const res = await this.tracked(kind, opts.dryRun, send, (r) => r);
     return writeBack(obj, res);
   }
 
   /**
-   * Read-your-writes: inside a reconcile, a write of a kind the cache watches tells the
-   * reconcile what the cache must show before the same request is reconciled again. Outside one
-   * (no sink) this is a single lookup; a dry run writes nothing to wait for.
+   * Sends a write; inside a reconcile, a write of a kind the cache watches also tells the
+   * reconcile what the cache must show before the same request is reconciled again (read-your-
+   * writes). `shown` maps the answer to the object the cache will show. Outside a reconcile this
+   * is one lookup; a dry run writes nothing to wait for.
    */
-  private expectShown(kind: Kind, written: KubeObject, dryRun: boolean | undefined): void {
-    if (dryRun || !this.cache) return;
-    const sink = reconcileWrites.getStore();
-    if (!sink) return;
-    const expectations = this.cache.expectWrite(kind, written);
-    if (expectations.length > 0) sink.record(expectations);
+  private async tracked<R>(
+    kind: Kind,
+    dryRun: boolean | undefined,
+    send: () => Promise<R>,
+    shown: (res: R) => KubeObject,
+  ): Promise<R> {
+    const sink = dryRun || !this.cache ? undefined : reconcileWrites.getStore();
+    const flight = sink && this.cache?.beginWrite(kind);
+    if (!flight) return send();
+    try {
+      const res = await send();
+      const expectations = this.cache!.expectWrite(kind, shown(res), flight);
+      if (expectations.length > 0) sink.record(expectations);
+      return res;
+    } finally {
+      flight.end();
+    }
   }
 
   private writeQuery(opts: WriteOptions): Record<string, string | undefined> {

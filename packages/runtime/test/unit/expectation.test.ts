@@ -188,7 +188,7 @@ describe("ExpectationIndex.relisted", () => {
   });
 });
 
-describe("Cache.expectWrite", () => {
+describe("Cache.beginWrite / expectWrite", () => {
   it("expects a write on each synced informer of the kind whose scope holds the object", async () => {
     const api = new FakeApi();
     const cache = new Cache(api.rest, {
@@ -196,33 +196,77 @@ describe("Cache.expectWrite", () => {
     });
     cache.informerFor(kinds.ConfigMap);
     cache.informerFor(kinds.ConfigMap, { metadataOnly: true });
-    expect(cache.expectWrite(kinds.ConfigMap, api.put("configmaps", cm("early")))).toEqual([]);
+    expect(cache.beginWrite(kinds.ConfigMap)).toBeUndefined(); // not synced: reads go to the API
     const stop = new AbortController();
     cache.start(stop.signal);
     await cache.waitForSync(1000);
+    expect(cache.beginWrite(kinds.Secret)).toBeUndefined();
+    /** The client's sequence: begin, send, expect from the answer, end. */
+    const write = (obj: KubeObject) => {
+      const flight = cache.beginWrite(kinds.ConfigMap)!;
+      try {
+        return cache.expectWrite(kinds.ConfigMap, api.put("configmaps", obj), flight);
+      } finally {
+        flight.end();
+      }
+    };
     const labelled = (name: string, team: string, ns = "ns") => {
       const o = cm(name, {}, ns);
       o.metadata!.labels = { team };
       return o;
     };
     api.hold = true;
-    const inScope = cache.expectWrite(kinds.ConfigMap, api.put("configmaps", labelled("a", "a")));
+    const inScope = write(labelled("a", "a"));
     expect(inScope.map((e) => e.outcome)).toEqual([undefined, undefined]);
     // Outside the selector or the namespaces: never shown, so nothing to wait for.
-    expect(cache.expectWrite(kinds.ConfigMap, api.put("configmaps", labelled("b", "b")))).toEqual(
-      [],
-    );
-    expect(
-      cache.expectWrite(kinds.ConfigMap, api.put("configmaps", labelled("c", "a", "other"))),
-    ).toEqual([]);
-    expect(cache.expectWrite(kinds.Secret, { metadata: { name: "s", uid: "u" } })).toEqual([]);
+    expect(write(labelled("b", "b"))).toEqual([]);
+    expect(write(labelled("c", "a", "other"))).toEqual([]);
     api.deliverAll();
     expect(inScope.map((e) => e.outcome)).toEqual(["observed", "observed"]);
     // An object the cache holds that a write moves out of the selector: the watch says DELETED.
-    const moved = cache.expectWrite(kinds.ConfigMap, api.put("configmaps", labelled("a", "b")));
+    const moved = write(labelled("a", "b"));
     expect(moved).toHaveLength(2);
     stop.abort();
     await cache.stopped();
     expect(moved.map((e) => e.outcome)).toEqual(["stopped", "stopped"]);
+  });
+
+  it("meets a deletion whose watch event overtook the write's answer", async () => {
+    const api = new FakeApi();
+    const cache = new Cache(api.rest);
+    const inf = cache.informerFor(kinds.ConfigMap);
+    const stop = new AbortController();
+    cache.start(stop.signal);
+    await cache.waitForSync(1000);
+    await flush();
+    const x = api.put("configmaps", cm("x"));
+    const y = api.put("configmaps", cm("y"));
+    const flight = cache.beginWrite(kinds.ConfigMap)!;
+    const other = cache.beginWrite(kinds.ConfigMap)!; // a concurrent write keeps the log open
+    api.remove("configmaps", "ns", "x"); // delivered at once: before the answer is processed
+    expect(inf.store.get("ns/x")).toBeUndefined();
+    const answer = { metadata: { name: "x", namespace: "ns", uid: x.metadata?.uid } };
+    expect(cache.expectWrite(kinds.ConfigMap, answer, flight).map((e) => e.outcome)).toEqual([
+      "observed",
+    ]);
+    flight.end();
+    flight.end(); // idempotent: the other write is still in flight
+    api.remove("configmaps", "ns", "y");
+    const late = { metadata: { name: "y", namespace: "ns", uid: y.metadata?.uid } };
+    expect(cache.expectWrite(kinds.ConfigMap, late, other).map((e) => e.outcome)).toEqual([
+      "observed",
+    ]);
+    other.end();
+    // A deletion before the write began is not this write's: an earlier object of that name.
+    const z = api.put("configmaps", cm("z"));
+    api.remove("configmaps", "ns", "z");
+    const after = cache.beginWrite(kinds.ConfigMap)!;
+    const stale = { metadata: { name: "z", namespace: "ns", uid: z.metadata?.uid } };
+    expect(cache.expectWrite(kinds.ConfigMap, stale, after).map((e) => e.outcome)).toEqual([
+      undefined,
+    ]);
+    after.end();
+    stop.abort();
+    await cache.stopped();
   });
 });

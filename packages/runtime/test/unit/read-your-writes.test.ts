@@ -194,6 +194,30 @@ describe("read-your-writes", () => {
     await t.stop();
   });
 
+  it.each([
+    ["the deleted object", false],
+    ["a Status", true],
+  ])("runs at once when the deletion (answered with %s) overtook the answer", async (_, status) => {
+    const t = await setup();
+    t.api.put("configmaps", cm("old"));
+    await tick(1);
+    t.api.statusDeletes = status; // events go out before the answer, as they may on a real server
+    const seen: unknown[] = [];
+    t.step = async (_req, pass) => {
+      if (pass === 1) {
+        await t.client.delete(kinds.ConfigMap, { namespace: "ns", name: "old" });
+        return { requeue: true };
+      }
+      seen.push(await t.names());
+      return {};
+    };
+    t.c.enqueue({ namespace: "ns", name: "a" });
+    await tick(10);
+    expect(seen).toEqual([[]]);
+    expect(await t.timeouts()).toBe(0);
+    await t.stop();
+  });
+
   it("holds an event-triggered reconcile too, and waits on status writes", async () => {
     const t = await setup();
     t.api.put("pods", { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns" } });
