@@ -33,6 +33,7 @@ import { LimitRanger } from "./rest/limit-ranger.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
 import { PodSecurityAdmission, type PodSecurityOptions } from "./rest/pod-security/admission.js";
+import { quotable } from "./rest/quota/usage.js";
 import { ResourceQuotaAdmission } from "./rest/resource-quota.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
@@ -95,10 +96,7 @@ export class ApiServer {
       new LimitRanger(this.store),
       new PodSecurityAdmission(this.store, options.podSecurity),
       new CertificateAdmission(() => this.authorize),
-      new ResourceQuotaAdmission(
-        this.store,
-        (group, resource) => this.registry.get(group, resource) !== undefined,
-      ),
+      new ResourceQuotaAdmission(this.store, quotable(this.registry)),
     );
     this.rest.driver = new WebhookAdmission(this.store, new WebhookSource(this.store));
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);

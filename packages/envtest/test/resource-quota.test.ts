@@ -183,6 +183,22 @@ describe("pods", () => {
     expect(burst.stdout).toBe("pod/burst created");
     expect((await statusOf(ns, "besteffort")).used).toEqual({ pods: "1" });
 
+    // Terminating: pods with an active deadline; NotTerminating: the others.
+    await k(ns, "create", "quota", "deadline", "--hard=pods=1", "--scopes=Terminating");
+    const job = (name: string) =>
+      JSON.stringify({
+        spec: {
+          activeDeadlineSeconds: 60,
+          containers: [{ name, image: "nginx", resources: { requests: { cpu: "10m" } } }],
+        },
+      });
+    expect((await k(ns, "run", "t1", "--image=nginx", `--overrides=${job("t1")}`)).code).toBe(0);
+    const t2 = await k(ns, "run", "t2", "--image=nginx", `--overrides=${job("t2")}`);
+    expect(t2.stderr).toBe(
+      'Error from server (Forbidden): pods "t2" is forbidden: exceeded quota: deadline, requested: pods=1, used: pods=1, limited: pods=1',
+    );
+    expect((await statusOf(ns, "deadline")).used).toEqual({ pods: "1" });
+
     // A PriorityClass selector counts only the pods of the named classes.
     await kubectl(env, ["create", "priorityclass", "quota-high", "--value=1000"]);
     const manifest = {
@@ -255,6 +271,49 @@ describe("object counts", () => {
       configmaps: "2",
       "count/deployments.apps": "1",
       "services.nodeports": "1",
+    });
+  });
+
+  it("counts custom resources by count/<plural>.<group>", async () => {
+    const ns = await namespace("quota-custom");
+    const crd = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "widgets.quota.example.com" },
+      spec: {
+        group: "quota.example.com",
+        names: { plural: "widgets", singular: "widget", kind: "Widget" },
+        scope: "Namespaced",
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+            },
+          },
+        ],
+      },
+    };
+    expect((await kubectl(env, ["apply", "-f", "-"], JSON.stringify(crd))).code).toBe(0);
+    const established = await kubectl(env, [
+      "wait",
+      "--for=condition=Established",
+      "crd/widgets.quota.example.com",
+    ]);
+    expect(established.code, established.stderr).toBe(0);
+    await k(ns, "create", "quota", "widgets", "--hard=count/widgets.quota.example.com=1");
+    const widget = (name: string) =>
+      JSON.stringify({ apiVersion: "quota.example.com/v1", kind: "Widget", metadata: { name } });
+    const first = await kubectl(env, ["-n", ns, "create", "-f", "-"], widget("a"));
+    expect(first.stdout).toBe("widget.quota.example.com/a created");
+    const second = await kubectl(env, ["-n", ns, "create", "-f", "-"], widget("b"));
+    expect(second.stderr).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": widgets.quota.example.com "b" is forbidden: exceeded quota: widgets, requested: count/widgets.quota.example.com=1, used: count/widgets.quota.example.com=1, limited: count/widgets.quota.example.com=1',
+    );
+    expect((await statusOf(ns, "widgets")).used).toEqual({
+      "count/widgets.quota.example.com": "1",
     });
   });
 

@@ -12,7 +12,7 @@ import { deepClone, deepEqual, type KubeObject, objectAt } from "../api/types.js
 import type { ObjectRest } from "../rest/objects.js";
 import { isIgnored } from "../rest/quota/evaluators.js";
 import { equals, mask, resourceList, toJson } from "../rest/quota/resource-list.js";
-import { calculateUsage, hardOf, QUOTAS, type Served } from "../rest/quota/usage.js";
+import { calculateUsage, hardOf, QUOTAS, quotable, type Served } from "../rest/quota/usage.js";
 import type { RequestScope } from "../rest/scope.js";
 import type { Store } from "../store/store.js";
 import { NamespaceQueue } from "./namespace-queue.js";
@@ -29,7 +29,7 @@ export class ResourceQuotaController {
     private readonly registry: Registry,
     private readonly rest: ObjectRest,
   ) {
-    this.served = (group, resource) => registry.get(group, resource) !== undefined;
+    this.served = quotable(registry);
     // Any namespaced object can be counted (`count/<resource>`); events never are.
     const watched = (bucket: string) => {
       const slash = bucket.indexOf("/");

@@ -4,7 +4,7 @@
  * generic CalculateUsageStats): each tracked resource starts at zero, and every object of the
  * namespace that falls in all the quota's scopes adds its usage.
  */
-import { bucketKey } from "../../api/registry.js";
+import { bucketKey, type Registry } from "../../api/registry.js";
 import { type KubeObject, objectAt } from "../../api/types.js";
 import type { Store } from "../../store/store.js";
 import { type Evaluator, evaluatorsTracking, type ScopeRequirement } from "./evaluators.js";
@@ -14,6 +14,11 @@ export const QUOTAS = bucketKey("", "resourcequotas");
 
 /** Which resources are served (the controller's discovery of quotable resources). */
 export type Served = (group: string, resource: string) => boolean;
+
+/** The quotable resources of a registry: the namespaced ones it serves. */
+export function quotable(registry: Registry): Served {
+  return (group, resource) => registry.get(group, resource)?.namespaced === true;
+}
 
 /** getScopeSelectorsFromQuota: spec.scopes as `Exists`, then the scopeSelector's expressions. */
 export function scopeRequirements(quota: KubeObject): ScopeRequirement[] {
