@@ -2,8 +2,18 @@
  * ResourceQuota as kube-apiserver 1.32's admission plugin enforces it and kube-controller-manager's
  * resourcequota controller reports it, driven through the real kubectl where a user would be.
  */
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../src/index.js";
+import type { KubeObject } from "../src/api/types.js";
+import { mintServingCertificate, startTestEnv, type TestEnv } from "../src/index.js";
+import {
+  type Evaluator,
+  evaluatorFor,
+  evaluatorsTracking,
+  podCharged,
+} from "../src/rest/quota/evaluators.js";
+import { toJson } from "../src/rest/quota/resource-list.js";
 import { api, kubectl } from "./helpers.js";
 
 let env: TestEnv;
@@ -148,20 +158,69 @@ describe("pods", () => {
     );
   });
 
-  it("admits no more than the quota allows when creates race", async () => {
+  it("admits no more than the quota allows when creates race past a slow webhook", async () => {
     const ns = await namespace("quota-race");
     await k(ns, "create", "quota", "three", "--hard=pods=3");
-    const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        api(env, "POST", `/api/v1/namespaces/${ns}/pods`, {
-          metadata: { name: `p${i}` },
-          spec: { containers: [{ name: "app", image: "nginx" }] },
-        }),
-      ),
-    );
-    const codes = results.map((r) => r.status).sort();
-    expect(codes).toEqual([201, 201, 201, ...Array(9).fill(403)]);
-    expect((await statusOf(ns, "three")).used).toEqual({ pods: "3" });
+    // A validating webhook that answers only once all twelve creates are waiting on it: kube
+    // checks quota after the validating webhooks, so the twelve meet the quota one by one.
+    const racing = 12;
+    const waiting: (() => void)[] = [];
+    const tls = mintServingCertificate("127.0.0.1");
+    const server = createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString());
+        waiting.push(() => {
+          res.setHeader("Content-Type", "application/json");
+          res.end(
+            JSON.stringify({
+              apiVersion: "admission.k8s.io/v1",
+              kind: "AdmissionReview",
+              response: { uid: review.request.uid, allowed: true },
+            }),
+          );
+        });
+        if (waiting.length === racing) for (const answer of waiting) answer();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const webhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+    try {
+      const config = await api(env, "POST", webhooks, {
+        metadata: { name: "quota-race" },
+        webhooks: [
+          {
+            name: "hold.quota.example.com",
+            admissionReviewVersions: ["v1"],
+            sideEffects: "None",
+            clientConfig: {
+              url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+              caBundle: Buffer.from(tls.caPem).toString("base64"),
+            },
+            rules: [
+              { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] },
+            ],
+            namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+          },
+        ],
+      });
+      expect(config.status, config.text).toBe(201);
+      const results = await Promise.all(
+        Array.from({ length: racing }, (_, i) =>
+          api(env, "POST", `/api/v1/namespaces/${ns}/pods`, {
+            metadata: { name: `p${i}` },
+            spec: { containers: [{ name: "app", image: "nginx" }] },
+          }),
+        ),
+      );
+      const codes = results.map((r) => r.status).sort();
+      expect(codes).toEqual([201, 201, 201, ...Array(racing - 3).fill(403)]);
+      expect((await statusOf(ns, "three")).used).toEqual({ pods: "3" });
+    } finally {
+      await api(env, "DELETE", `${webhooks}/quota-race`);
+      server.close();
+    }
   });
 
   it("applies scopes and scope selectors to the pods they select", async () => {
@@ -411,5 +470,155 @@ describe("validation", () => {
     expect(change.stderr).toBe(
       'The ResourceQuota "scoped" is invalid: spec.scopes: Invalid value: []core.ResourceQuotaScope{"NotTerminating"}: field is immutable',
     );
+  });
+});
+
+describe("evaluators", () => {
+  const usage = (e: Evaluator, o: object, now = Date.now()) =>
+    toJson(e.usage(o as KubeObject, now));
+  const pods = evaluatorFor("", "pods");
+
+  it("charge a pod its effective requests and limits, hugepages, extended resources and overhead", () => {
+    const pod = {
+      metadata: { name: "p" },
+      spec: {
+        overhead: { cpu: "50m", memory: "10Mi" },
+        initContainers: [
+          { name: "init", resources: { requests: { cpu: "500m" } } },
+          {
+            name: "sidecar",
+            restartPolicy: "Always",
+            resources: { requests: { cpu: "100m" }, limits: { cpu: "100m" } },
+          },
+        ],
+        containers: [
+          {
+            name: "app",
+            resources: {
+              requests: { cpu: "100m", "hugepages-2Mi": "4Mi", "example.com/gpu": "2" },
+              limits: { cpu: "1", "hugepages-2Mi": "4Mi", "example.com/gpu": "2" },
+            },
+          },
+        ],
+      },
+    };
+    // Containers and sidecar (200m) against the init step (500m), plus 50m overhead; the
+    // overhead raises the cpu limit but adds no memory limit the pod does not have.
+    expect(usage(pods, pod)).toEqual({
+      "count/pods": "1",
+      cpu: "550m",
+      "hugepages-2Mi": "4Mi",
+      "limits.cpu": "1150m",
+      memory: "10Mi",
+      pods: "1",
+      "requests.cpu": "550m",
+      "requests.example.com/gpu": "2",
+      "requests.hugepages-2Mi": "4Mi",
+      "requests.memory": "10Mi",
+    });
+    const terminal = { ...pod, status: { phase: "Failed" } };
+    expect(usage(pods, terminal)).toEqual({ "count/pods": "1" });
+    // A pod whose deletion is overdue by its grace period is no longer charged.
+    const deleting = (at: number) => ({
+      ...pod,
+      metadata: {
+        name: "p",
+        deletionTimestamp: new Date(at).toISOString(),
+        deletionGracePeriodSeconds: 30,
+      },
+    });
+    const now = Date.now();
+    expect(podCharged(deleting(now - 10_000) as KubeObject, now)).toBe(true);
+    expect(podCharged(deleting(now - 31_000) as KubeObject, now)).toBe(false);
+  });
+
+  it("name every container missing a value a cpu or memory quota requires", () => {
+    const pod = {
+      spec: {
+        initContainers: [{ name: "init" }],
+        containers: [
+          { name: "b", resources: { requests: { cpu: "1" } } },
+          { name: "a", resources: { limits: { memory: "1Gi" } } },
+        ],
+      },
+    } as KubeObject;
+    expect(pods.constraints(["requests.cpu", "limits.memory", "pods"], pod)).toBe(
+      "must specify limits.memory for: b,init; requests.cpu for: a,init",
+    );
+    expect(pods.constraints(["pods", "requests.storage"], pod)).toBeUndefined();
+  });
+
+  it("match pods to scopes as kube's scope functions do", () => {
+    const pod = (spec: object) =>
+      ({ spec: { containers: [{ name: "c" }], ...spec } }) as KubeObject;
+    const prio = (operator: string, values?: string[]) => ({
+      scopeName: "PriorityClass",
+      operator,
+      ...(values ? { values } : {}),
+    });
+    const none = pod({});
+    const high = pod({ priorityClassName: "high" });
+    expect(pods.matchesScope(prio("NotIn", ["high"]), none)).toBe(true);
+    expect(pods.matchesScope(prio("NotIn", ["high"]), high)).toBe(false);
+    expect(pods.matchesScope(prio("In", ["high"]), high)).toBe(true);
+    expect(pods.matchesScope(prio("DoesNotExist"), none)).toBe(true);
+    expect(pods.matchesScope(prio("Exists"), none)).toBe(false);
+    const cross = pod({
+      affinity: {
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, podAffinityTerm: { topologyKey: "x", namespaceSelector: {} } },
+          ],
+        },
+      },
+    });
+    const scope = { scopeName: "CrossNamespacePodAffinity", operator: "Exists" };
+    expect(pods.matchesScope(scope, cross)).toBe(true);
+    expect(pods.matchesScope(scope, none)).toBe(false);
+    // A pod not yet classified is BestEffort without cpu or memory values.
+    expect(pods.matchesScope({ scopeName: "BestEffort", operator: "Exists" }, none)).toBe(true);
+  });
+
+  it("charge Services their node ports and claims whole bytes of their largest storage", () => {
+    const lb = {
+      spec: {
+        type: "LoadBalancer",
+        allocateLoadBalancerNodePorts: false,
+        ports: [{ port: 80, nodePort: 30080 }, { port: 443 }],
+      },
+    };
+    expect(usage(evaluatorFor("", "services"), lb)).toEqual({
+      "count/services": "1",
+      services: "1",
+      "services.loadbalancers": "1",
+      "services.nodeports": "1",
+    });
+    const claim = {
+      metadata: { annotations: { "volume.beta.kubernetes.io/storage-class": "gold" } },
+      spec: { storageClassName: "ignored", resources: { requests: { storage: "1.5" } } },
+    };
+    expect(usage(evaluatorFor("", "persistentvolumeclaims"), claim)).toEqual({
+      "count/persistentvolumeclaims": "1",
+      "gold.storageclass.storage.k8s.io/persistentvolumeclaims": "1",
+      "gold.storageclass.storage.k8s.io/requests.storage": "2",
+      persistentvolumeclaims: "1",
+      "requests.storage": "2",
+    });
+    const grown = { ...claim, status: { allocatedResources: { storage: "1Gi" } } };
+    expect(usage(evaluatorFor("", "persistentvolumeclaims"), grown)["requests.storage"]).toBe(
+      "1Gi",
+    );
+  });
+
+  it("track count/ names of namespaced served resources only", () => {
+    const served = (group: string, resource: string) =>
+      `${group}/${resource}` === "apps/deployments";
+    const tracked = evaluatorsTracking(
+      ["count/deployments.apps", "count/nodes", "secrets", "requests.cpu"],
+      served,
+    )
+      .map((e) => `${e.group}/${e.resource}`)
+      .sort();
+    expect(tracked).toEqual(["/pods", "/secrets", "apps/deployments"]);
   });
 });
