@@ -57,12 +57,12 @@ const IGNORED = new Set([
 ]);
 
 /** legacyObjectCountAliases. */
-const LEGACY_ALIASES: Record<string, string> = {
-  configmaps: "configmaps",
-  resourcequotas: "resourcequotas",
-  replicationcontrollers: "replicationcontrollers",
-  secrets: "secrets",
-};
+const LEGACY_ALIASES = new Set([
+  "configmaps",
+  "resourcequotas",
+  "replicationcontrollers",
+  "secrets",
+]);
 
 export function isIgnored(group: string, resource: string): boolean {
   return IGNORED.has(`${group}/${resource}`);
@@ -73,8 +73,8 @@ const noScope = () => false;
 /** generic.NewObjectCountEvaluator: one of each object, on create. */
 function objectCountEvaluator(group: string, resource: string): Evaluator {
   const names = [countName(group, resource)];
-  const alias = group === "" ? LEGACY_ALIASES[resource] : undefined;
-  if (alias) names.push(alias);
+  // The legacy name of a core count is the resource's own.
+  if (group === "" && LEGACY_ALIASES.has(resource)) names.push(resource);
   return {
     group,
     resource,
@@ -402,15 +402,17 @@ const claimEvaluator: Evaluator = {
   constraints: () => undefined,
 };
 
-const SPECIAL: Record<string, Evaluator> = {
-  pods: podEvaluator,
-  services: serviceEvaluator,
-  persistentvolumeclaims: claimEvaluator,
-};
+const SPECIAL = new Map<string, Evaluator>([
+  ["pods", podEvaluator],
+  ["services", serviceEvaluator],
+  ["persistentvolumeclaims", claimEvaluator],
+]);
 
 /** The evaluator for writes of a resource (an object count for all but the three above). */
 export function evaluatorFor(group: string, resource: string): Evaluator {
-  return (group === "" ? SPECIAL[resource] : undefined) ?? objectCountEvaluator(group, resource);
+  return (
+    (group === "" ? SPECIAL.get(resource) : undefined) ?? objectCountEvaluator(group, resource)
+  );
 }
 
 /**
@@ -424,9 +426,9 @@ export function evaluatorsTracking(
 ): Evaluator[] {
   const out = new Map<string, Evaluator>();
   const put = (e: Evaluator) => out.set(`${e.group}/${e.resource}`, e);
-  for (const e of Object.values(SPECIAL)) if (e.matchingResources(names).length) put(e);
+  for (const e of SPECIAL.values()) if (e.matchingResources(names).length) put(e);
   for (const name of names) {
-    if (name in LEGACY_ALIASES) put(objectCountEvaluator("", name));
+    if (LEGACY_ALIASES.has(name)) put(objectCountEvaluator("", name));
     if (!name.startsWith("count/")) continue;
     const rest = name.slice("count/".length);
     const dot = rest.indexOf(".");
