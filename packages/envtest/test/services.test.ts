@@ -137,7 +137,12 @@ describe("endpoints", () => {
     const kubernetes = (await api(env, "GET", `${ns}/endpoints/kubernetes`)).body;
     expect(kubernetes.subsets[0].ports).toEqual([{ name: "https", port: 6443, protocol: "TCP" }]);
     // The endpoint reconciler writes the apiserver's EndpointSlice too.
-    const apiserverSlice = await kubectl(env, ["get", "endpointslices", "kubernetes", "--no-headers"]);
+    const apiserverSlice = await kubectl(env, [
+      "get",
+      "endpointslices",
+      "kubernetes",
+      "--no-headers",
+    ]);
     expect(apiserverSlice.stdout.split(/\s+/).slice(0, 4)).toEqual([
       "kubernetes",
       "IPv4",
