@@ -1,3 +1,4 @@
+import { type V1Pod, Watch } from "@kubernetes/client-node";
 import {
   eventually,
   type ServiceAccountIdentity,
@@ -59,7 +60,23 @@ it("rejects a negative size (the @validation Minimum=0 marker)", async () => {
   );
 });
 
+/** Counts pod ADDED and DELETED events of an AppCluster on a watch of their own. */
+async function podEvents(name: string) {
+  const seen = { added: 0, deleted: 0 };
+  const req = await new Watch(env.kubeconfig).watch(
+    "/api/v1/namespaces/default/pods",
+    { labelSelector: `app=${name}` },
+    (type: string, _pod: V1Pod) => {
+      if (type === "ADDED") seen.added++;
+      if (type === "DELETED") seen.deleted++;
+    },
+    () => {},
+  );
+  return { seen, stop: () => req.abort() };
+}
+
 it("runs spec.size pods, heals, resizes and reports status.ready", async () => {
+  const events = await podEvents("tutorial");
   await k8sClient.create({
     apiVersion: "demo.my.domain/v1",
     kind: "AppCluster",
@@ -74,6 +91,11 @@ it("runs spec.size pods, heals, resizes and reports status.ready", async () => {
     },
     { signal: operator.forbidden },
   );
+  // One pod per pass and requeue: the runtime holds each pass until its cache shows the pod the
+  // pass before created, so scaling up creates exactly spec.size pods and deletes none.
+  await eventually(() => expect(events.seen.added - events.seen.deleted).toBe(2));
+  expect(events.seen).toEqual({ added: 2, deleted: 0 });
+  events.stop();
 
   // Self-healing: delete a pod and the owner's reconcile replaces it.
   const [victim] = await podsOf("tutorial");
@@ -87,8 +109,24 @@ it("runs spec.size pods, heals, resizes and reports status.ready", async () => {
     { signal: operator.forbidden },
   );
 
+  // Scale up: the watch starts with the 2 pods there are, then sees exactly 3 more and no delete.
+  const up = await podEvents("tutorial");
+  let cluster = await k8sClient.get(AppClusterKind, key);
+  cluster.spec.size = 5;
+  await k8sClient.update(cluster);
+  await eventually(
+    async () => {
+      expect(await podsOf("tutorial")).toHaveLength(5);
+      expect((await k8sClient.get(AppClusterKind, key)).status?.ready).toBe(5);
+    },
+    { signal: operator.forbidden },
+  );
+  await eventually(() => expect(up.seen.added - up.seen.deleted).toBe(5));
+  expect(up.seen).toEqual({ added: 5, deleted: 0 });
+  up.stop();
+
   // Scale down.
-  const cluster = await k8sClient.get(AppClusterKind, key);
+  cluster = await k8sClient.get(AppClusterKind, key);
   cluster.spec.size = 1;
   await k8sClient.update(cluster);
   await eventually(
