@@ -32,6 +32,8 @@ export class ResourceQuotaController {
     this.served = quotable(registry);
     // Any namespaced object can be counted (`count/<resource>`); events never are.
     const watched = (bucket: string) => {
+      // No quota anywhere (the usual test): nothing to recompute, and no work per write.
+      if (bucket !== QUOTAS && store.count(QUOTAS) === 0) return false;
       const slash = bucket.indexOf("/");
       return !isIgnored(bucket.slice(0, slash), bucket.slice(slash + 1));
     };
