@@ -88,13 +88,14 @@ describe("immutable fields", () => {
       metadata: { name: "data" },
       spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
     });
+    // Only a bound claim may resize (pvc-validation.test.ts); this one is not bound.
     expect(
       (
         await merge(`${ns}/persistentvolumeclaims/data`, {
           spec: { resources: { requests: { storage: "2Gi" } } },
         })
       ).status,
-    ).toBe(200);
+    ).toBe(422);
     const pvc = await merge(`${ns}/persistentvolumeclaims/data`, {
       spec: { accessModes: ["ReadWriteMany"] },
     });

@@ -355,6 +355,15 @@ describe("LimitRanger for PersistentVolumeClaims", () => {
     );
     const ok = await kubectl(env, ["apply", "-f", "-"], JSON.stringify(claim("data", "5Gi")));
     expect(ok.code, ok.stderr).toBe(0);
+    // Only a bound claim may resize at all (ValidatePersistentVolumeClaimUpdate).
+    const bound = await api(
+      env,
+      "PATCH",
+      `${claims}/data/status`,
+      { status: { phase: "Bound" } },
+      { contentType: "application/merge-patch+json" },
+    );
+    expect(bound.status).toBe(200);
     const grown = await api(
       env,
       "PATCH",

@@ -1,8 +1,8 @@
 /**
  * What an update may not change, as kube's ValidateXUpdate functions refuse it: workload
  * selectors, StatefulSet spec beyond its mutable fields, Job templates, Pod specs beyond images,
- * tolerations added, activeDeadlineSeconds and scheduling gates removed, PVC specs beyond their
- * requests, and the data of immutable ConfigMaps and Secrets. Values a message shows as Go
+ * tolerations added, activeDeadlineSeconds and scheduling gates removed, and the data of immutable
+ * ConfigMaps and Secrets (PVCs: core/persistent-volume-claim-update.ts). Values a message shows as Go
  * prints them are rendered where they are small (selectors); whole pod templates and kube's
  * spec diffs are not reproduced.
  */
@@ -165,25 +165,6 @@ export function podUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   if (!deepEqual(normalized, spec))
     errs.push({ type: "FieldValueForbidden", field: "spec", detail: POD_UPDATE_FORBIDDEN });
   return errs;
-}
-
-export function persistentVolumeClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
-  const strip = (spec: unknown) => {
-    const s = deepClone(objectAt(spec));
-    const resources = objectAt(s.resources);
-    delete resources.requests;
-    s.resources = resources;
-    delete s.volumeAttributesClassName;
-    // The binder fills volumeName once.
-    if (objectAt(old.spec).volumeName === undefined) delete s.volumeName;
-    return s;
-  };
-  return specForbidden(
-    o,
-    old,
-    strip,
-    "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
-  );
 }
 
 /** ConfigMaps and Secrets marked `immutable: true`. */
