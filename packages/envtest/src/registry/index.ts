@@ -4,6 +4,10 @@
  * built-in means a module in its group's folder and a line here.
  */
 import { findResource, type SubresourceDescriptor } from "@opgen/apimachinery/catalog";
+import {
+  validatingAdmissionPolicies,
+  validatingAdmissionPolicyBindings,
+} from "../admission/policy/strategy.js";
 import type { ResourceInfo, ResourceVersionInfo } from "../api/types.js";
 import {
   mutatingWebhookConfigurations,
@@ -23,6 +27,7 @@ import { namespaces } from "./core/namespaces.js";
 import { nodes } from "./core/nodes.js";
 import { persistentVolumeClaims } from "./core/persistent-volume-claims.js";
 import { persistentVolumes } from "./core/persistent-volumes.js";
+import { podTemplates } from "./core/pod-templates.js";
 import { pods } from "./core/pods.js";
 import { replicationControllers } from "./core/replication-controllers.js";
 import { resourceQuotas } from "./core/resource-quotas.js";
@@ -42,6 +47,7 @@ export type { ResourceStrategy } from "./strategy.js";
 const builtins = new Map<string, ResourceStrategy>([
   ["/namespaces", namespaces],
   ["/pods", pods],
+  ["/podtemplates", podTemplates],
   ["/services", services],
   ["/serviceaccounts", serviceAccounts],
   ["/configmaps", configMaps],
@@ -74,6 +80,11 @@ const builtins = new Map<string, ResourceStrategy>([
   ["certificates.k8s.io/certificatesigningrequests", certificateSigningRequests],
   ["admissionregistration.k8s.io/mutatingwebhookconfigurations", mutatingWebhookConfigurations],
   ["admissionregistration.k8s.io/validatingwebhookconfigurations", validatingWebhookConfigurations],
+  ["admissionregistration.k8s.io/validatingadmissionpolicies", validatingAdmissionPolicies],
+  [
+    "admissionregistration.k8s.io/validatingadmissionpolicybindings",
+    validatingAdmissionPolicyBindings,
+  ],
 ]);
 
 export function strategyFor(

@@ -96,6 +96,26 @@ export function validatePodSpec(
   return errs;
 }
 
+/**
+ * ValidatePodTemplateSpec: the pod spec, and no ephemeral containers (they are added to running
+ * pods only). `path` is the template's own (`spec.template`, `template`).
+ */
+export function validatePodTemplateSpec(
+  template: unknown,
+  path: string,
+  restartPolicies?: string[],
+): FieldError[] {
+  const spec = isObject(template) && isObject(template.spec) ? template.spec : {};
+  const errs = validatePodSpec(spec, `${path}.spec`, restartPolicies);
+  if (Array.isArray(spec.ephemeralContainers) && spec.ephemeralContainers.length > 0)
+    errs.push({
+      type: "FieldValueForbidden",
+      field: `${path}.spec.ephemeralContainers`,
+      detail: "ephemeral containers not allowed in pod template",
+    });
+  return errs;
+}
+
 /** Deployment/ReplicaSet/StatefulSet/DaemonSet/Job: selector, template labels, pod spec. */
 export function validateWorkload(kind: string, o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
@@ -148,7 +168,7 @@ export function validateWorkload(kind: string, o: KubeObject): FieldError[] {
     }
   }
   const policies = kind === "Job" || kind === "CronJob" ? ["OnFailure", "Never"] : ["Always"];
-  errs.push(...validatePodSpec(template.spec, "spec.template.spec", policies));
+  errs.push(...validatePodTemplateSpec(template, "spec.template", policies));
   return errs;
 }
 

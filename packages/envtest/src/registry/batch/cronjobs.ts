@@ -9,7 +9,7 @@ import { doc } from "../printing/describe.js";
 import { labelSelector } from "../printing/format.js";
 import { age, namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
-import { validatePodSpec } from "../workload-validation.js";
+import { validatePodTemplateSpec } from "../workload-validation.js";
 import { cronScheduleError } from "./cron-schedule.js";
 
 export const cronJobs: ResourceStrategy = {
@@ -67,7 +67,7 @@ export const cronJobs: ResourceStrategy = {
       });
     const template = objectAt(objectAt(objectAt(spec.jobTemplate).spec).template);
     errs.push(
-      ...validatePodSpec(template.spec, "spec.jobTemplate.spec.template.spec", [
+      ...validatePodTemplateSpec(template, "spec.jobTemplate.spec.template", [
         "OnFailure",
         "Never",
       ]),

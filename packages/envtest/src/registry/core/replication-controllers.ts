@@ -8,7 +8,7 @@ import { doc } from "../printing/describe.js";
 import { labelSet } from "../printing/format.js";
 import { namedPrinter, templateWide } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
-import { validatePodSpec } from "../workload-validation.js";
+import { validatePodTemplateSpec } from "../workload-validation.js";
 import { defaultPodTemplate } from "./pod-defaults.js";
 
 export const replicationControllers: ResourceStrategy = {
@@ -38,7 +38,7 @@ export const replicationControllers: ResourceStrategy = {
         detail: "`selector` does not match template `labels`",
       });
     if (spec.template !== undefined)
-      errs.push(...validatePodSpec(objectAt(spec.template).spec, "spec.template.spec", ["Always"]));
+      errs.push(...validatePodTemplateSpec(spec.template, "spec.template", ["Always"]));
     return errs;
   },
   printer: () =>

@@ -13,7 +13,7 @@ import {
   controllerRevisionPrinter,
   runtimeClassPrinter,
 } from "./cluster.js";
-import { componentStatusPrinter, podTemplatePrinter, resourceQuotaPrinter } from "./core.js";
+import { componentStatusPrinter, resourceQuotaPrinter } from "./core.js";
 import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from "./flowcontrol.js";
 import { ingressClassPrinter, networkPolicyPrinter } from "./networking.js";
 import {
@@ -25,7 +25,6 @@ import {
 } from "./storage.js";
 
 export const genericPrinters: ReadonlyMap<string, Printer> = new Map([
-  ["/podtemplates", podTemplatePrinter],
   ["/resourcequotas", resourceQuotaPrinter],
   ["/componentstatuses", componentStatusPrinter],
   ["admissionregistration.k8s.io/validatingadmissionpolicies", validatingAdmissionPolicyPrinter],
