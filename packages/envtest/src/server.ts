@@ -8,6 +8,7 @@ import type { Socket } from "node:net";
 import { errors } from "@opgen/apimachinery/status";
 import { WebhookSource } from "./admission/configurations.js";
 import { WebhookAdmission } from "./admission/dispatcher.js";
+import { PolicyAdmission } from "./admission/policy/plugin.js";
 import { bucketKey, Registry } from "./api/registry.js";
 import type { KubeObject } from "./api/types.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
@@ -98,7 +99,11 @@ export class ApiServer {
       new CertificateAdmission(() => this.authorize),
       new ResourceQuotaAdmission(this.store, quotable(this.registry)),
     );
-    this.rest.driver = new WebhookAdmission(this.store, new WebhookSource(this.store));
+    this.rest.driver = new WebhookAdmission(
+      this.store,
+      new WebhookSource(this.store),
+      new PolicyAdmission(this.store, this.registry),
+    );
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));
     this.controllers.push(

@@ -12,6 +12,7 @@ export {
 export { defaultWebhookConfiguration, type WebhookConfigurationKind } from "./defaults.js";
 export {
   ACCEPTED_ADMISSION_REVIEW_VERSIONS,
+  ruleErrors,
   validateWebhookConfiguration,
   validateWebhooks,
   type WebhookValidationOptions,

@@ -102,8 +102,8 @@ function resourceErrors(resources: readonly string[], path: string): FieldError[
   return errs;
 }
 
-/** validateRuleWithOperations and validateRule. */
-function ruleErrors(rule: Obj, path: string): FieldError[] {
+/** validateRuleWithOperations and validateRule (webhooks' rules, policies' resource rules). */
+export function ruleErrors(rule: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const ops = strings(rule.operations);
   // Required, and "*" alone: the same rule for operations, API groups and API versions.

@@ -30,6 +30,7 @@ import type { Webhook, WebhookSource } from "./configurations.js";
 import { convertByWebhook } from "./conversion.js";
 import { evaluateMatchConditions } from "./match-conditions.js";
 import { isExempt, matchWebhook, type RequestAttributes } from "./matching.js";
+import type { PolicyAdmission } from "./policy/plugin.js";
 import { admissionReview, verifyResponse } from "./review.js";
 import { callTarget } from "./targets.js";
 
@@ -56,6 +57,8 @@ export class WebhookAdmission implements WriteDriver {
   constructor(
     private readonly store: Store,
     private readonly source: WebhookSource,
+    /** ValidatingAdmissionPolicy, which kube runs just before the validating webhooks. */
+    private readonly policies?: PolicyAdmission,
   ) {}
 
   convert(p: ConversionPoint): Promise<KubeObject[]> {
@@ -92,6 +95,12 @@ export class WebhookAdmission implements WriteDriver {
   }
 
   async validate(point: AdmissionPoint): Promise<void> {
+    if (this.policies) {
+      const a = this.attributes(point);
+      await this.policies.validate(point, a, this.otherVersions(point), (o, v) =>
+        this.toVersion(point.scope.info, o, v, a.subresource),
+      );
+    }
     const hooks = this.source.validating();
     if (hooks.length === 0) return;
     // A copy: nothing a validating webhook call does may reach the object about to be stored.

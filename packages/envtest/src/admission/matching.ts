@@ -82,7 +82,10 @@ function selectorMatches(sel: LabelSelectorSpec | undefined, labels: unknown): b
   return s.matches((labels ?? {}) as Record<string, string>);
 }
 
-function objectSelectorMatches(h: Webhook, a: RequestAttributes): boolean {
+/** The selectors a webhook or an admission policy's match resources carry. */
+export type Selectors = Pick<Webhook, "namespaceSelector" | "objectSelector">;
+
+export function objectSelectorMatches(h: Selectors, a: RequestAttributes): boolean {
   if (!h.objectSelector || labelSelectorAsSelector(h.objectSelector).empty()) return true;
   // A side that is absent (no new object on DELETE) never matches.
   return (
@@ -91,7 +94,12 @@ function objectSelectorMatches(h: Webhook, a: RequestAttributes): boolean {
   );
 }
 
-function namespaceSelectorMatches(store: Store, h: Webhook, a: RequestAttributes): boolean {
+/** Throws NotFound when the request's namespace does not exist. */
+export function namespaceSelectorMatches(
+  store: Store,
+  h: Selectors,
+  a: RequestAttributes,
+): boolean {
   const isNamespace = a.group === "" && a.resource === "namespaces";
   if (!a.namespace && !isNamespace) return true;
   if (!h.namespaceSelector || labelSelectorAsSelector(h.namespaceSelector).empty()) return true;

@@ -1,0 +1,459 @@
+/**
+ * ValidatingAdmissionPolicy as kube-apiserver 1.32 enforces it, driven through the real kubectl:
+ * denials with kube's message and status, Warn as a `Warning:`, params from a ConfigMap, binding
+ * namespace selectors, match conditions, variables, failure policies and the checks on the policy
+ * objects themselves. Each test scopes its policy to its own namespace: policies are cluster-wide.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEnv, type TestEnv } from "../src/index.js";
+import { api, kubectl } from "./helpers.js";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await startTestEnv({});
+});
+afterAll(async () => {
+  await env?.stop();
+});
+
+async function namespace(name: string, labels: Record<string, string> = {}): Promise<string> {
+  const r = await kubectl(env, ["create", "namespace", name]);
+  expect(r.code, r.stderr).toBe(0);
+  const pairs = Object.entries(labels).map(([k, v]) => `${k}=${v}`);
+  if (pairs.length) {
+    const l = await kubectl(env, ["label", "namespace", name, ...pairs]);
+    expect(l.code, l.stderr).toBe(0);
+  }
+  return name;
+}
+
+async function apply(...objects: object[]) {
+  const r = await kubectl(
+    env,
+    ["apply", "-f", "-"],
+    JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }),
+  );
+  expect(r.code, r.stderr).toBe(0);
+}
+
+const deployments = {
+  apiGroups: ["apps"],
+  apiVersions: ["v1"],
+  operations: ["CREATE", "UPDATE"],
+  resources: ["deployments"],
+};
+
+/** A policy on Deployments in namespace `ns` only. */
+function policy(name: string, ns: string, spec: object) {
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+    metadata: { name },
+    spec: {
+      matchConstraints: {
+        resourceRules: [deployments],
+        namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+      },
+      ...spec,
+    },
+  };
+}
+
+function binding(name: string, policyName: string, spec: object = {}) {
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicyBinding",
+    metadata: { name },
+    spec: { policyName, validationActions: ["Deny"], ...spec },
+  };
+}
+
+const maxReplicas = { validations: [{ expression: "object.spec.replicas <= 5" }] };
+
+describe("denials", () => {
+  it("denies with kube's message and 422 Invalid, and lets valid objects through", async () => {
+    const ns = await namespace("vap-deny");
+    await apply(policy("max-replicas", ns, maxReplicas), binding("max-replicas", "max-replicas"));
+    const denied = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "deployment",
+      "web",
+      "--image=nginx",
+      "--replicas=6",
+    ]);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr.trim()).toBe(
+      `error: failed to create deployment: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas' denied request: failed expression: object.spec.replicas <= 5`,
+    );
+    const ok = await kubectl(env, ["-n", ns, "create", "deployment", "web", "--image=nginx"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    // An update is checked too; kubectl reports the 422 as kube's Invalid.
+    const scaled = await kubectl(env, ["-n", ns, "scale", "deployment", "web", "--replicas=9"]);
+    expect(scaled.code).toBe(0);
+    const patched = await kubectl(env, [
+      "-n",
+      ns,
+      "patch",
+      "deployment",
+      "web",
+      "-p",
+      '{"spec":{"replicas":7}}',
+    ]);
+    expect(patched.code).toBe(1);
+    expect(patched.stderr.trim()).toBe(
+      `The deployments "web" is invalid: : ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas' denied request: failed expression: object.spec.replicas <= 5`,
+    );
+    const raw = await api(env, "POST", `/apis/apps/v1/namespaces/${ns}/deployments`, {
+      metadata: { generateName: "gen-" },
+      spec: {
+        replicas: 8,
+        selector: { matchLabels: { a: "b" } },
+        template: {
+          metadata: { labels: { a: "b" } },
+          spec: { containers: [{ name: "c", image: "nginx" }] },
+        },
+      },
+    });
+    const cause =
+      "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas' denied request: failed expression: object.spec.replicas <= 5";
+    // The name is generated before validating admission (BeforeCreate), so the denial names it.
+    const name = raw.body.details?.name as string;
+    expect(name).toMatch(/^gen-[a-z0-9]{5}$/);
+    expect(raw.status).toBe(422);
+    expect(raw.body).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      reason: "Invalid",
+      code: 422,
+      message: `deployments.apps "${name}" is forbidden: ${cause}`,
+      details: { name, group: "apps", kind: "deployments", causes: [{ message: cause }] },
+    });
+  });
+
+  it("answers with the validation's reason and its message or messageExpression", async () => {
+    const ns = await namespace("vap-reason");
+    await apply(
+      policy("reasons", ns, {
+        validations: [
+          {
+            expression: "object.spec.replicas != 3",
+            reason: "Forbidden",
+            messageExpression:
+              "'three replicas in ' + namespaceObject.metadata.name + ' is unlucky'",
+          },
+          { expression: "object.spec.replicas != 4", message: "  four is not allowed  " },
+        ],
+      }),
+      binding("reasons", "reasons"),
+    );
+    const three = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "deployment",
+      "a",
+      "--image=x",
+      "--replicas=3",
+    ]);
+    expect(three.stderr.trim()).toBe(
+      `error: failed to create deployment: deployments.apps "a" is forbidden: ValidatingAdmissionPolicy 'reasons' with binding 'reasons' denied request: three replicas in ${ns} is unlucky`,
+    );
+    const raw = await api(env, "POST", `/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, {
+      metadata: { name: "b" },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { a: "b" } },
+        template: {
+          metadata: { labels: { a: "b" } },
+          spec: { containers: [{ name: "c", image: "nginx" }] },
+        },
+      },
+    });
+    expect([raw.status, raw.body.reason]).toEqual([403, "Forbidden"]);
+    const four = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "deployment",
+      "a",
+      "--image=x",
+      "--replicas=4",
+    ]);
+    expect(four.stderr.trim()).toBe(
+      `error: failed to create deployment: deployments.apps "a" is forbidden: ValidatingAdmissionPolicy 'reasons' with binding 'reasons' denied request: four is not allowed`,
+    );
+  });
+
+  it("warns instead of denying under validationActions Warn", async () => {
+    const ns = await namespace("vap-warn");
+    await apply(
+      policy("warn-replicas", ns, maxReplicas),
+      binding("warn-replicas", "warn-replicas", { validationActions: ["Warn"] }),
+    );
+    const r = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "deployment",
+      "w",
+      "--image=x",
+      "--replicas=7",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim()).toBe(
+      "Warning: Validation failed for ValidatingAdmissionPolicy 'warn-replicas' with binding 'warn-replicas': failed expression: object.spec.replicas <= 5",
+    );
+    expect(r.stdout).toBe("deployment.apps/w created");
+  });
+});
+
+describe("params, selectors, conditions, variables", () => {
+  it("reads params from a ConfigMap named by paramRef, denying while it is missing", async () => {
+    const ns = await namespace("vap-params");
+    await apply(
+      policy("param-replicas", ns, {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        validations: [
+          {
+            expression: "object.spec.replicas <= int(params.data.maxReplicas)",
+            messageExpression:
+              "'replicas ' + string(object.spec.replicas) + ' above ' + params.data.maxReplicas",
+          },
+        ],
+      }),
+      binding("param-replicas", "param-replicas", {
+        paramRef: { name: "limits", namespace: ns, parameterNotFoundAction: "Deny" },
+      }),
+    );
+    const missing = await kubectl(env, ["-n", ns, "create", "deployment", "p", "--image=x"]);
+    expect(missing.stderr.trim()).toBe(
+      "error: failed to create deployment: deployments.apps \"p\" is forbidden: ValidatingAdmissionPolicy 'param-replicas' with binding 'param-replicas' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+    );
+    const cm = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "configmap",
+      "limits",
+      "--from-literal=maxReplicas=2",
+    ]);
+    expect(cm.code, cm.stderr).toBe(0);
+    const ok = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "deployment",
+      "p",
+      "--image=x",
+      "--replicas=2",
+    ]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const over = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "deployment",
+      "q",
+      "--image=x",
+      "--replicas=3",
+    ]);
+    expect(over.stderr.trim()).toBe(
+      "error: failed to create deployment: deployments.apps \"q\" is forbidden: ValidatingAdmissionPolicy 'param-replicas' with binding 'param-replicas' denied request: replicas 3 above 2",
+    );
+  });
+
+  it("applies a binding only in the namespaces its matchResources select", async () => {
+    const prod = await namespace("vap-prod", { env: "prod" });
+    const dev = await namespace("vap-dev", { env: "dev" });
+    await apply(
+      {
+        ...policy("prod-only", prod, maxReplicas),
+        spec: {
+          ...maxReplicas,
+          matchConstraints: {
+            resourceRules: [deployments],
+            namespaceSelector: {
+              matchExpressions: [{ key: "env", operator: "In", values: ["prod", "dev"] }],
+            },
+          },
+        },
+      },
+      binding("prod-only", "prod-only", {
+        matchResources: { namespaceSelector: { matchLabels: { env: "prod" } } },
+      }),
+    );
+    const inDev = await kubectl(env, [
+      "-n",
+      dev,
+      "create",
+      "deployment",
+      "d",
+      "--image=x",
+      "--replicas=6",
+    ]);
+    expect(inDev.code, inDev.stderr).toBe(0);
+    const inProd = await kubectl(env, [
+      "-n",
+      prod,
+      "create",
+      "deployment",
+      "d",
+      "--image=x",
+      "--replicas=6",
+    ]);
+    expect(inProd.code).toBe(1);
+    expect(inProd.stderr).toContain(
+      "ValidatingAdmissionPolicy 'prod-only' with binding 'prod-only' denied request",
+    );
+  });
+
+  it("skips objects its matchConditions exclude and evaluates variables", async () => {
+    const ns = await namespace("vap-conditions");
+    await apply(
+      policy("conditions", ns, {
+        matchConditions: [
+          {
+            name: "not-exempt",
+            expression: "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)",
+          },
+        ],
+        variables: [{ name: "replicas", expression: "object.spec.replicas" }],
+        validations: [
+          {
+            expression: "variables.replicas <= 1",
+            messageExpression: "'too many: ' + string(variables.replicas)",
+          },
+        ],
+      }),
+      binding("conditions", "conditions"),
+    );
+    const plain = await kubectl(env, [
+      "-n",
+      ns,
+      "create",
+      "deployment",
+      "c",
+      "--image=x",
+      "--replicas=2",
+    ]);
+    expect(plain.stderr).toContain("denied request: too many: 2");
+    const exempt = await apply({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "c", namespace: ns, labels: { exempt: "yes" } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { a: "b" } },
+        template: {
+          metadata: { labels: { a: "b" } },
+          spec: { containers: [{ name: "c", image: "nginx" }] },
+        },
+      },
+    });
+    expect(exempt).toBeUndefined();
+  });
+});
+
+describe("failure policy", () => {
+  const failing = (name: string, ns: string, failurePolicy: string) =>
+    policy(name, ns, {
+      failurePolicy,
+      validations: [{ expression: "object.spec.template.metadata.annotations['team'] != ''" }],
+    });
+
+  it("denies on an evaluation error under Fail and admits under Ignore", async () => {
+    const nsFail = await namespace("vap-fail");
+    const nsIgnore = await namespace("vap-ignore");
+    await apply(
+      failing("fail-policy", nsFail, "Fail"),
+      binding("fail-policy", "fail-policy"),
+      failing("ignore-policy", nsIgnore, "Ignore"),
+      binding("ignore-policy", "ignore-policy"),
+    );
+    const fail = await kubectl(env, ["-n", nsFail, "create", "deployment", "f", "--image=x"]);
+    expect(fail.stderr.trim()).toBe(
+      "error: failed to create deployment: deployments.apps \"f\" is forbidden: ValidatingAdmissionPolicy 'fail-policy' with binding 'fail-policy' denied request: expression 'object.spec.template.metadata.annotations['team'] != ''' resulted in error: no such key: annotations",
+    );
+    const ignore = await kubectl(env, ["-n", nsIgnore, "create", "deployment", "f", "--image=x"]);
+    expect(ignore.code, ignore.stderr).toBe(0);
+  });
+
+  it("fails closed on an unknown paramKind under Fail", async () => {
+    const ns = await namespace("vap-unknown-kind");
+    await apply(
+      policy("unknown-kind", ns, {
+        paramKind: { apiVersion: "example.com/v1", kind: "Limits" },
+        validations: [{ expression: "true" }],
+      }),
+      binding("unknown-kind", "unknown-kind", { paramRef: { name: "x" } }),
+    );
+    const r = await kubectl(env, ["-n", ns, "create", "deployment", "u", "--image=x"]);
+    expect(r.stderr.trim()).toBe(
+      "error: failed to create deployment: deployments.apps \"u\" is forbidden: ValidatingAdmissionPolicy 'unknown-kind' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Limits'",
+    );
+  });
+});
+
+describe("policy objects", () => {
+  it("refuses expressions that do not compile, with kube's field errors", async () => {
+    const r = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      JSON.stringify(
+        policy("bad", "nowhere", { validations: [{ expression: "object.spec.replicas <=" }] }),
+      ),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      [
+        'The ValidatingAdmissionPolicy "bad" is invalid: spec.validations[0].expression: Invalid value: "object.spec.replicas <=": compilation failed: ERROR: <input>:1:24: Syntax error: Unexpected token: EOF',
+        " | object.spec.replicas <=",
+        " | .......................^",
+      ].join("\n"),
+    );
+    const noParams = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      JSON.stringify(
+        policy("no-params", "nowhere", { validations: [{ expression: "params.x == 1" }] }),
+      ),
+    );
+    expect(noParams.stderr).toContain("undeclared reference to 'params'");
+  });
+
+  it("defaults policies and bindings as kube does and validates bindings", async () => {
+    await apply(
+      policy("defaults", "nowhere", maxReplicas),
+      binding("defaults", "defaults", { paramRef: { name: "p" } }),
+    );
+    const p = await api(
+      env,
+      "GET",
+      "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/defaults",
+    );
+    expect(p.body.spec.failurePolicy).toBe("Fail");
+    expect(p.body.spec.matchConstraints).toMatchObject({
+      matchPolicy: "Equivalent",
+      objectSelector: {},
+      resourceRules: [{ scope: "*" }],
+    });
+    const b = await api(
+      env,
+      "GET",
+      "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/defaults",
+    );
+    expect(b.body.spec.paramRef).toEqual({ name: "p", parameterNotFoundAction: "Deny" });
+    const both = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      JSON.stringify(binding("both", "defaults", { validationActions: ["Deny", "Warn"] })),
+    );
+    expect(both.stderr.trim()).toBe(
+      'The ValidatingAdmissionPolicyBinding "both" is invalid: spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+    );
+  });
+});
