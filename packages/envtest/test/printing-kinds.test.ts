@@ -170,7 +170,7 @@ metadata: {name: by-name}
 spec:
   policyName: max-replicas
   validationActions: [Deny]
-  paramRef: {name: limits, parameterNotFoundAction: Deny}
+  paramRef: {name: limits, parameterNotFoundAction: Allow}
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
@@ -178,7 +178,7 @@ metadata: {name: by-selector}
 spec:
   policyName: max-replicas
   validationActions: [Deny]
-  paramRef: {selector: {matchLabels: {a: b}}, parameterNotFoundAction: Deny}
+  paramRef: {selector: {matchLabels: {a: b}}, parameterNotFoundAction: Allow}
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
