@@ -102,7 +102,7 @@ export class ApiServer {
     this.rest.driver = new WebhookAdmission(
       this.store,
       new WebhookSource(this.store),
-      new PolicyAdmission(this.store, this.registry),
+      new PolicyAdmission(this.store, this.registry, () => this.authorize),
     );
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));

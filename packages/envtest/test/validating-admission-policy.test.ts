@@ -457,3 +457,72 @@ describe("policy objects", () => {
     );
   });
 });
+
+describe("authorizer", () => {
+  let rbac: TestEnv;
+  beforeAll(async () => {
+    rbac = await startTestEnv({ auth: "rbac" });
+  });
+  afterAll(async () => {
+    await rbac?.stop();
+  });
+
+  it("answers authorizer checks with the server's RBAC", async () => {
+    const run = async (args: string[], input?: string) => {
+      const r = await kubectl(rbac, args, input);
+      expect(r.code, r.stderr).toBe(0);
+    };
+    await run(["create", "namespace", "vap-authz"]);
+    await run(["-n", "vap-authz", "create", "serviceaccount", "deployer"]);
+    const check =
+      "authorizer.serviceAccount(namespaceObject.metadata.name, 'deployer').group('apps').resource('deployments').namespace(namespaceObject.metadata.name).check('create')";
+    await run(
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "List",
+        items: [
+          policy("deployer-may-create", "vap-authz", {
+            validations: [
+              {
+                expression: `${check}.allowed() && authorizer.requestResource.check('create').allowed()`,
+                messageExpression: "'deployer may not create deployments here'",
+              },
+            ],
+          }),
+          binding("deployer-may-create", "deployer-may-create"),
+        ],
+      }),
+    );
+    const denied = await kubectl(rbac, [
+      "-n",
+      "vap-authz",
+      "create",
+      "deployment",
+      "a",
+      "--image=x",
+    ]);
+    expect(denied.stderr.trim()).toBe(
+      "error: failed to create deployment: deployments.apps \"a\" is forbidden: ValidatingAdmissionPolicy 'deployer-may-create' with binding 'deployer-may-create' denied request: deployer may not create deployments here",
+    );
+    await run([
+      "-n",
+      "vap-authz",
+      "create",
+      "role",
+      "deploy",
+      "--verb=create",
+      "--resource=deployments.apps",
+    ]);
+    await run([
+      "-n",
+      "vap-authz",
+      "create",
+      "rolebinding",
+      "deploy",
+      "--role=deploy",
+      "--serviceaccount=vap-authz:deployer",
+    ]);
+    await run(["-n", "vap-authz", "create", "deployment", "a", "--image=x"]);
+  });
+});

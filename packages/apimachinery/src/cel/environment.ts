@@ -2,10 +2,11 @@
  * The CEL environment kube-apiserver 1.32 compiles CRD validation rules in (`apiserver/pkg/cel/
  * environment/base.go` at the 1.31 compatibility version new rules are held to): cel-js's
  * standard library with optional types, plus Kubernetes' libraries (strings v2, lists, regex,
- * URLs, quantity, IP/CIDR, sets, format). `self` and `oldSelf` are the only variables; any
- * other identifier is an undeclared reference, as in kube.
+ * URLs, quantity, IP/CIDR, sets, format, and authz for admission). `self` and `oldSelf` are the
+ * only variables of CRD rules; any other identifier is an undeclared reference, as in kube.
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { registerAuthz } from "./library/authz.js";
 import { registerFormat } from "./library/format.js";
 import { registerLists } from "./library/lists.js";
 import { registerNetwork } from "./library/network.js";
@@ -30,5 +31,7 @@ export function kubernetesEnvironment(): Environment {
   registerNetwork(env);
   registerSets(env);
   registerFormat(env);
+  // Only admission expressions have an `authorizer` to call these on.
+  registerAuthz(env);
   return env;
 }

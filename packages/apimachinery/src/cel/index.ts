@@ -17,6 +17,13 @@ export {
 } from "./crd-cost.js";
 export type { CostEstimate } from "./estimate.js";
 export {
+  type AuthzCheck,
+  type AuthzFunction,
+  type AuthzUser,
+  CelAuthorizer,
+  ResourceCheck,
+} from "./library/authz.js";
+export {
   CelCompileError,
   type CelProgram,
   celEvalMessage,

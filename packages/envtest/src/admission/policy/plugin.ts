@@ -11,10 +11,16 @@
  * binding 'b' denied request: <message>`, with the validation's reason (Invalid, 422, by default).
  * Policies and bindings themselves are never subject to policies.
  */
-import { celValue } from "@opgen/apimachinery/cel";
+import {
+  type AuthzFunction,
+  CelAuthorizer,
+  celValue,
+  ResourceCheck,
+} from "@opgen/apimachinery/cel";
 import { ApiError, errors, type StatusReason } from "@opgen/apimachinery/status";
 import { bucketKey, type Registry } from "../../api/registry.js";
 import type { JsonObject, KubeObject } from "../../api/types.js";
+import type { Attributes } from "../../http/filters/authorization.js";
 import type { AdmissionPoint } from "../../rest/write-steps.js";
 import type { Store } from "../../store/store.js";
 import type { RequestAttributes } from "../matching.js";
@@ -110,14 +116,43 @@ interface Denial extends Decision {
   binding?: string;
 }
 
+/** The server's authorizer: undefined allows, a string is the denial's reason. */
+export type Authorize = (a: Attributes) => string | undefined;
+
 export class PolicyAdmission {
   readonly source: PolicySource;
 
+  /** `authorizer` is read per request: the environment installs RBAC after the server exists. */
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
+    private readonly authorizer: () => Authorize | undefined = () => undefined,
   ) {
     this.source = new PolicySource(store);
+  }
+
+  /** `authorizer` in expressions: checks answered by the server's authorizer (all allowed without one). */
+  private celAuthorizer(p: AdmissionPoint, a: RequestAttributes): CelAuthorizer {
+    const authorize = this.authorizer();
+    const check: AuthzFunction = (user, c) => {
+      const denied = authorize?.({
+        user,
+        verb: c.verb,
+        group: c.group ?? "",
+        resource: c.resource ?? "",
+        ...(c.subresource ? { subresource: c.subresource } : {}),
+        ...(c.namespace ? { namespace: c.namespace } : {}),
+        ...(c.name ? { name: c.name } : {}),
+        path: c.path ?? "",
+        resourceRequest: c.resourceRequest,
+      });
+      return denied === undefined
+        ? { allowed: true, reason: "" }
+        : { allowed: false, reason: denied };
+    };
+    const authz = new CelAuthorizer(p.scope.user, check);
+    const own = new ResourceCheck(authz, a.group, a.resource, a.subresource, a.namespace, a.name);
+    return new CelAuthorizer(p.scope.user, check, own);
   }
 
   /** Throws the first denial; adds the Warn actions' warnings to the request. */
@@ -210,13 +245,14 @@ export class PolicyAdmission {
       };
       const ns = this.namespace(a);
       const request = celValue(admissionRequest(matched, a, p), undefined);
+      const authorizer = this.celAuthorizer(p, a);
       for (const param of params) {
         const decisions = evaluatePolicy(policy.spec, {
           ...versioned,
           request,
           params: celValue(param, undefined),
           namespaceObject: ns,
-          authorizer: null,
+          authorizer,
         });
         for (const d of decisions) {
           if (d.action !== "Deny") continue;
