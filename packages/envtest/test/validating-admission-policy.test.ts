@@ -526,3 +526,161 @@ describe("authorizer", () => {
     await run(["-n", "vap-authz", "create", "deployment", "a", "--image=x"]);
   });
 });
+
+describe("operations and matching", () => {
+  it("checks deletes against oldObject, naming the object Unknown as kube does", async () => {
+    const ns = await namespace("vap-delete");
+    await apply(
+      {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicy",
+        metadata: { name: "keep-protected" },
+        spec: {
+          matchConstraints: {
+            resourceRules: [
+              {
+                apiGroups: [""],
+                apiVersions: ["v1"],
+                operations: ["DELETE"],
+                resources: ["configmaps"],
+              },
+            ],
+            namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+            // Excluded by name: this one may go.
+            excludeResourceRules: [
+              {
+                apiGroups: [""],
+                apiVersions: ["v1"],
+                operations: ["DELETE"],
+                resources: ["configmaps"],
+                resourceNames: ["disposable"],
+              },
+            ],
+          },
+          validations: [
+            {
+              expression: "object == null && request.operation == 'DELETE' && false",
+              messageExpression: "oldObject.metadata.name + ' is protected'",
+            },
+          ],
+        },
+      },
+      binding("keep-protected", "keep-protected"),
+    );
+    for (const name of ["kept", "disposable"]) {
+      const r = await kubectl(env, ["-n", ns, "create", "configmap", name]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const denied = await kubectl(env, ["-n", ns, "delete", "configmap", "kept"]);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr.trim()).toBe(
+      `The configmaps "Unknown" is invalid: : ValidatingAdmissionPolicy 'keep-protected' with binding 'keep-protected' denied request: kept is protected`,
+    );
+    const ok = await kubectl(env, ["-n", ns, "delete", "configmap", "disposable"]);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it("evaluates once per param a selector selects, and Audit alone changes nothing", async () => {
+    const ns = await namespace("vap-selector");
+    await apply(
+      policy("per-param", ns, {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        validations: [
+          {
+            expression: "!(params.data.forbidden in object.metadata.labels)",
+            messageExpression: "'label ' + params.data.forbidden + ' is forbidden'",
+          },
+        ],
+      }),
+      binding("per-param", "per-param", {
+        paramRef: {
+          selector: { matchLabels: { rule: "labels" } },
+          parameterNotFoundAction: "Allow",
+        },
+      }),
+      binding("per-param-audit", "per-param", {
+        validationActions: ["Audit"],
+        paramRef: { selector: {}, parameterNotFoundAction: "Deny" },
+      }),
+    );
+    const labelled = (name: string) =>
+      kubectl(env, ["-n", ns, "create", "deployment", name, "--image=x"]).then(async (r) => {
+        expect(r.code, r.stderr).toBe(0);
+        return kubectl(env, ["-n", ns, "label", "deployment", name, "blue=1", "green=1"]);
+      });
+    // No param selected: Allow skips the binding.
+    expect((await labelled("none")).code).toBe(0);
+    for (const [name, forbidden] of [
+      ["no-blue", "blue"],
+      ["no-green", "green"],
+    ]) {
+      const r = await kubectl(env, [
+        "-n",
+        ns,
+        "create",
+        "configmap",
+        name!,
+        `--from-literal=forbidden=${forbidden}`,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const l = await kubectl(env, ["-n", ns, "label", "configmap", name!, "rule=labels"]);
+      expect(l.code, l.stderr).toBe(0);
+    }
+    const r = await labelled("both");
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      `The deployments "both" is invalid: : ValidatingAdmissionPolicy 'per-param' with binding 'per-param' denied request: label blue is forbidden`,
+    );
+  });
+
+  it("matches an equivalent version under matchPolicy Equivalent, converting the object", async () => {
+    const ns = await namespace("vap-equivalent");
+    const hpaPolicy = (name: string, matchPolicy: string) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name },
+      spec: {
+        matchConstraints: {
+          matchPolicy,
+          resourceRules: [
+            {
+              apiGroups: ["autoscaling"],
+              apiVersions: ["v1"],
+              operations: ["CREATE"],
+              resources: ["horizontalpodautoscalers"],
+            },
+          ],
+          namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+        },
+        validations: [
+          {
+            expression: "object.spec.maxReplicas <= 3",
+            messageExpression:
+              "object.apiVersion + ' ' + request.kind.version + ' from ' + request.requestKind.version",
+          },
+        ],
+      },
+    });
+    await apply(hpaPolicy("hpa-exact", "Exact"), binding("hpa-exact", "hpa-exact"));
+    const hpa = (name: string) => ({
+      apiVersion: "autoscaling/v2",
+      kind: "HorizontalPodAutoscaler",
+      metadata: { name, namespace: ns },
+      spec: {
+        scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+        maxReplicas: 5,
+      },
+    });
+    // An autoscaling/v2 request does not match a v1 rule exactly.
+    const exact = await kubectl(env, ["create", "-f", "-"], JSON.stringify(hpa("exact")));
+    expect(exact.code, exact.stderr).toBe(0);
+    await apply(
+      hpaPolicy("hpa-equivalent", "Equivalent"),
+      binding("hpa-equivalent", "hpa-equivalent"),
+    );
+    const equivalent = await kubectl(env, ["create", "-f", "-"], JSON.stringify(hpa("equivalent")));
+    expect(equivalent.stderr.trim()).toBe(
+      `The horizontalpodautoscalers "equivalent" is invalid: : ValidatingAdmissionPolicy 'hpa-equivalent' with binding 'hpa-equivalent' denied request: autoscaling/v1 v1 from v2`,
+    );
+  });
+});
