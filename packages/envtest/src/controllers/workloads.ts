@@ -6,17 +6,41 @@
  * show ready. Children carry controller owner references, so the garbage collector removes them
  * with their owner. Rollouts are immediate (no surge or unavailability budget).
  */
-import { createHash } from "node:crypto";
 import { nowTime } from "../api/meta.js";
-import { deepClone, type JsonObject, type KubeObject, type OwnerReference } from "../api/types.js";
+import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
 import type { Store, StoreEvent } from "../store/store.js";
 import { modify } from "../store/writes.js";
+import { EventRecorder } from "./event-recorder.js";
+import {
+  COMPONENT,
+  deploymentReplicaFailure,
+  errorText,
+  namespaceTerminating,
+  PodControl,
+  withReplicaFailure,
+} from "./pod-control.js";
+import {
+  controllerRef,
+  copiedAnnotations,
+  isPodReady,
+  ownedBy,
+  replicasOf,
+  revisionOf,
+  spec,
+  templateHash,
+  templateLabels,
+} from "./workload-helpers.js";
+
+export { isPodReady, templateHash } from "./workload-helpers.js";
 
 /** What the controllers need from the server: create and delete as the system. */
 export interface SystemClient {
   create(group: string, version: string, resource: string, obj: KubeObject): KubeObject;
   delete(group: string, resource: string, obj: KubeObject): void;
 }
+
+/** The longest a failed sync waits for its retry. */
+const MAX_RETRY_MS = 1000;
 
 const buckets = {
   deployments: "apps/deployments",
@@ -27,92 +51,22 @@ const buckets = {
   pods: "/pods",
 };
 
-const hashAlphabet = "bcdfghjklmnpqrstvwxz2456789";
-
-/** JSON with object keys sorted: equal templates hash equal whatever order their keys came in. */
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  if (v && typeof v === "object")
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(v);
-}
-
-/** A short stable hash of a pod template, in the alphabet of pod-template-hash labels. */
-export function templateHash(template: unknown): string {
-  const digest = createHash("sha256")
-    .update(canonicalJson(template ?? {}))
-    .digest();
-  let out = "";
-  for (let i = 0; i < 10; i++) out += hashAlphabet[digest[i]! % hashAlphabet.length];
-  return out;
-}
-
-function controllerRef(owner: KubeObject): OwnerReference {
-  return {
-    apiVersion: owner.apiVersion ?? "apps/v1",
-    kind: owner.kind ?? "",
-    name: owner.metadata?.name ?? "",
-    uid: owner.metadata?.uid ?? "",
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
-
-function ownedBy(o: KubeObject, owner: KubeObject): boolean {
-  return (o.metadata?.ownerReferences ?? []).some(
-    (r) => r.controller && r.uid === owner.metadata?.uid,
-  );
-}
-
-/** A pod's Ready condition is True (what ready replicas, endpoints and budgets count). */
-export function isPodReady(pod: KubeObject): boolean {
-  const conds =
-    ((pod.status as JsonObject | undefined)?.conditions as JsonObject[] | undefined) ?? [];
-  return conds.some((c) => c.type === "Ready" && c.status === "True");
-}
-
-function spec(o: KubeObject): JsonObject {
-  return (o.spec ?? {}) as JsonObject;
-}
-
-function replicasOf(o: KubeObject): number {
-  const r = spec(o).replicas;
-  return typeof r === "number" ? r : 1;
-}
-
-/** A ReplicaSet's `deployment.kubernetes.io/revision`. */
-function revisionOf(rs: KubeObject): number {
-  return Number(rs.metadata?.annotations?.["deployment.kubernetes.io/revision"] ?? 0) || 0;
-}
-
-/** The Deployment's annotations a new ReplicaSet carries (kubernetes.io/change-cause, ...). */
-function copiedAnnotations(d: KubeObject): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) {
-    if (k === "kubectl.kubernetes.io/last-applied-configuration") continue;
-    if (k.startsWith("deployment.kubernetes.io/")) continue;
-    out[k] = v;
-  }
-  return out;
-}
-
-function templateLabels(o: KubeObject): Record<string, string> {
-  const t = (spec(o).template ?? {}) as { metadata?: { labels?: Record<string, string> } };
-  return t.metadata?.labels ?? {};
-}
-
 export class WorkloadControllers {
   private unsubscribe: () => void = () => {};
-  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly pending = new Map<string, { timer: NodeJS.Timeout; due: number }>();
+  /** Consecutive failed syncs per key: the exponent of its retry backoff. */
+  private readonly failures = new Map<string, number>();
+  private readonly events: EventRecorder;
+  private readonly pods: PodControl;
 
   constructor(
     private readonly store: Store,
     private readonly client: SystemClient,
     private readonly delayMs = 20,
-  ) {}
+  ) {
+    this.events = new EventRecorder(store, client.create);
+    this.pods = new PodControl(client, this.events);
+  }
 
   start(): void {
     this.unsubscribe = this.store.subscribeAll((ev) => this.onEvent(ev));
@@ -129,7 +83,7 @@ export class WorkloadControllers {
 
   stop(): void {
     this.unsubscribe();
-    for (const t of this.pending.values()) clearTimeout(t);
+    for (const t of this.pending.values()) clearTimeout(t.timer);
     this.pending.clear();
   }
 
@@ -156,30 +110,53 @@ export class WorkloadControllers {
     }
   }
 
-  private enqueue(bucket: string, namespace: string | undefined, name: string): void {
+  /**
+   * Schedules a sync `delay` ms from now, or sooner if one is already due sooner: an event on the
+   * object cuts a pending retry short, as a workqueue Add does a rate-limited one.
+   */
+  private enqueue(
+    bucket: string,
+    namespace: string | undefined,
+    name: string,
+    delay = this.delayMs,
+  ): void {
     const key = `${bucket}|${namespace ?? ""}|${name}`;
-    if (this.pending.has(key)) return;
-    this.pending.set(
-      key,
-      setTimeout(() => {
-        this.pending.delete(key);
-        try {
-          this.reconcile(bucket, namespace, name);
-        } catch {
-          // A namespace being deleted refuses new children; the next event retries.
-        }
-      }, this.delayMs),
-    );
+    const due = Date.now() + delay;
+    const pending = this.pending.get(key);
+    if (pending && pending.due <= due) return;
+    if (pending) clearTimeout(pending.timer);
+    const timer = setTimeout(() => {
+      this.pending.delete(key);
+      let failed = false;
+      try {
+        failed = this.reconcile(bucket, namespace, name);
+      } catch {
+        // A namespace being deleted refuses new children; the next event retries.
+      }
+      if (!failed) {
+        this.failures.delete(key);
+        return;
+      }
+      // A sync that could not create what it needs is retried with backoff (kube's workqueue
+      // rate limiter: 5ms doubling), capped at 1s where kube waits up to 1000s, so a quota raised
+      // in a test lets the pods come without a long wait.
+      const n = (this.failures.get(key) ?? 0) + 1;
+      this.failures.set(key, n);
+      this.enqueue(bucket, namespace, name, Math.min(5 * 2 ** n, MAX_RETRY_MS));
+    }, delay);
+    this.pending.set(key, { timer, due });
   }
 
-  private reconcile(bucket: string, namespace: string | undefined, name: string): void {
+  /** Syncs one object; true when it failed and must be retried. */
+  private reconcile(bucket: string, namespace: string | undefined, name: string): boolean {
     const o = this.store.get(bucket, namespace, name);
-    if (!o || o.metadata?.deletionTimestamp) return;
-    if (bucket === buckets.deployments) this.deployment(o);
-    else if (bucket === buckets.replicasets) this.replicaSet(o);
-    else if (bucket === buckets.statefulsets) this.statefulSet(o);
-    else if (bucket === buckets.daemonsets) this.daemonSet(o);
-    else if (bucket === buckets.jobs) this.job(o);
+    if (!o || o.metadata?.deletionTimestamp) return false;
+    if (bucket === buckets.deployments) return this.deployment(o);
+    if (bucket === buckets.replicasets) return this.replicaSet(o);
+    if (bucket === buckets.statefulsets) return this.statefulSet(o);
+    if (bucket === buckets.daemonsets) return this.daemonSet(o);
+    if (bucket === buckets.jobs) return this.job(o);
+    return false;
   }
 
   private ownedPods(owner: KubeObject): KubeObject[] {
@@ -188,7 +165,8 @@ export class WorkloadControllers {
       .filter((p) => ownedBy(p, owner) && !p.metadata?.deletionTimestamp);
   }
 
-  private newPod(
+  /** The pod `owner`'s template describes, with the controller's name and labels. */
+  private podFor(
     owner: KubeObject,
     extra: {
       name?: string;
@@ -196,7 +174,7 @@ export class WorkloadControllers {
       labels?: Record<string, string>;
       nodeName?: string;
     },
-  ): void {
+  ): KubeObject {
     const template = deepClone(
       (spec(owner).template ?? {}) as { metadata?: JsonObject; spec?: JsonObject },
     );
@@ -204,7 +182,7 @@ export class WorkloadControllers {
       labels?: Record<string, string>;
       annotations?: Record<string, string>;
     };
-    this.client.create("", "v1", "pods", {
+    return {
       apiVersion: "v1",
       kind: "Pod",
       metadata: {
@@ -215,10 +193,10 @@ export class WorkloadControllers {
         ownerReferences: [controllerRef(owner)],
       },
       spec: { ...(template.spec ?? {}), ...(extra.nodeName ? { nodeName: extra.nodeName } : {}) },
-    });
+    };
   }
 
-  private deployment(d: KubeObject): void {
+  private deployment(d: KubeObject): boolean {
     const ns = d.metadata?.namespace;
     const hash = templateHash(spec(d).template);
     const rsName = `${d.metadata?.name}-${hash}`;
@@ -229,41 +207,47 @@ export class WorkloadControllers {
     // A paused Deployment rolls out nothing new (kubectl rollout pause).
     if (!current && spec(d).paused === true) {
       this.deploymentStatus(d, undefined, owned, desired);
-      return;
+      return false;
     }
     if (!current) {
       const template = deepClone(
         (spec(d).template ?? {}) as { metadata?: JsonObject; spec?: JsonObject },
       );
       const labels = { ...templateLabels(d), "pod-template-hash": hash };
-      current = this.client.create("apps", "v1", "replicasets", {
-        apiVersion: "apps/v1",
-        kind: "ReplicaSet",
-        metadata: {
-          name: rsName,
-          namespace: ns,
-          labels,
-          annotations: {
-            ...copiedAnnotations(d),
-            "deployment.kubernetes.io/revision": String(maxRevision + 1),
-            "deployment.kubernetes.io/desired-replicas": String(desired),
-          },
-          ownerReferences: [controllerRef(d)],
-        },
-        spec: {
-          replicas: desired,
-          selector: {
-            ...((spec(d).selector as JsonObject | undefined) ?? {}),
-            matchLabels: {
-              ...(((spec(d).selector as JsonObject | undefined)?.matchLabels as
-                | JsonObject
-                | undefined) ?? {}),
-              "pod-template-hash": hash,
+      try {
+        current = this.client.create("apps", "v1", "replicasets", {
+          apiVersion: "apps/v1",
+          kind: "ReplicaSet",
+          metadata: {
+            name: rsName,
+            namespace: ns,
+            labels,
+            annotations: {
+              ...copiedAnnotations(d),
+              "deployment.kubernetes.io/revision": String(maxRevision + 1),
+              "deployment.kubernetes.io/desired-replicas": String(desired),
             },
+            ownerReferences: [controllerRef(d)],
           },
-          template: { ...template, metadata: { ...(template.metadata ?? {}), labels } },
-        },
-      });
+          spec: {
+            replicas: desired,
+            selector: {
+              ...((spec(d).selector as JsonObject | undefined) ?? {}),
+              matchLabels: {
+                ...(((spec(d).selector as JsonObject | undefined)?.matchLabels as
+                  | JsonObject
+                  | undefined) ?? {}),
+                "pod-template-hash": hash,
+              },
+            },
+            template: { ...template, metadata: { ...(template.metadata ?? {}), labels } },
+          },
+        });
+      } catch (error) {
+        if (namespaceTerminating(error)) return false;
+        this.replicaSetCreateFailed(d, rsName, error);
+        return true;
+      }
     } else {
       // Rolling back to an older template reuses its ReplicaSet under the next revision and
       // records the revisions it had (`deployment.kubernetes.io/revision-history`).
@@ -294,6 +278,30 @@ export class WorkloadControllers {
     this.cleanupHistory(d, rsName);
     const latest = this.store.get(buckets.replicasets, ns, rsName) ?? current;
     this.deploymentStatus(d, latest, owned, desired);
+    return false;
+  }
+
+  /** getNewReplicaSet's failure: a Warning event and Progressing False (progress deadline set). */
+  private replicaSetCreateFailed(d: KubeObject, rsName: string, error: unknown): void {
+    const reason = "ReplicaSetCreateError";
+    const message = `Failed to create new replica set "${rsName}": ${errorText(error)}`;
+    this.events.event(COMPONENT.Deployment ?? "", d, "Warning", reason, message);
+    const now = nowTime();
+    modify(this.store, buckets.deployments, d, (c) => {
+      const status = (c.status ?? {}) as JsonObject;
+      const conds = (status.conditions as JsonObject[] | undefined) ?? [];
+      const old = conds.find((x) => x.type === "Progressing");
+      if (old && old.status === "False" && old.reason === reason) return;
+      const cond = {
+        type: "Progressing",
+        status: "False",
+        lastUpdateTime: now,
+        lastTransitionTime: old?.status === "False" ? old.lastTransitionTime : now,
+        reason,
+        message,
+      };
+      c.status = { ...status, conditions: [...conds.filter((x) => x !== old), cond] };
+    });
   }
 
   /** Old ReplicaSets beyond `revisionHistoryLimit` (scaled to zero) are deleted, oldest first. */
@@ -330,6 +338,9 @@ export class WorkloadControllers {
       (n, rs) => n + Number((rs.status as JsonObject | undefined)?.replicas ?? 0),
       0,
     );
+    const all = this.store
+      .list(buckets.replicasets, d.metadata?.namespace)
+      .filter((rs) => ownedBy(rs, d));
     const now = nowTime();
     modify(this.store, buckets.deployments, d, (c) => {
       if (revision && c.metadata) {
@@ -391,47 +402,70 @@ export class WorkloadControllers {
                 ),
         ],
       };
+      // The ReplicaSets' ReplicaFailure, kept as it was while its status and reason hold.
+      const failure = deploymentReplicaFailure(latest, all);
+      if (failure) {
+        const old = prevConds.find((x) => x.type === "ReplicaFailure");
+        const keep = old && old.status === failure.status && old.reason === failure.reason;
+        ((c.status as JsonObject).conditions as JsonObject[]).push(keep ? old : failure);
+      }
       if (!ready) delete (c.status as JsonObject).readyReplicas;
       if (!ready) delete (c.status as JsonObject).availableReplicas;
     });
   }
 
-  private replicaSet(rs: KubeObject): void {
+  private replicaSet(rs: KubeObject): boolean {
     const desired = replicasOf(rs);
     const pods = this.ownedPods(rs);
-    for (let i = pods.length; i < desired; i++)
-      this.newPod(rs, { generateName: `${rs.metadata?.name}-` });
+    const error =
+      pods.length < desired
+        ? this.pods.createBatch(rs, desired - pods.length, () =>
+            this.podFor(rs, { generateName: `${rs.metadata?.name}-` }),
+          )
+        : undefined;
     // Scale down newest first (kube-controller-manager prefers unready and younger pods).
     const extra = pods
       .sort((a, b) =>
         String(b.metadata?.creationTimestamp).localeCompare(String(a.metadata?.creationTimestamp)),
       )
       .slice(0, Math.max(0, pods.length - desired));
-    for (const p of extra) this.client.delete("", "pods", p);
+    for (const p of extra) this.pods.delete(rs, p);
     const live = this.ownedPods(rs);
     const ready = live.filter(isPodReady).length;
+    const now = nowTime();
     modify(this.store, buckets.replicasets, rs, (c) => {
+      const prev = (c.status ?? {}) as JsonObject;
+      const conditions = withReplicaFailure(
+        (prev.conditions as JsonObject[] | undefined) ?? [],
+        error,
+        pods.length,
+        desired,
+        now,
+      );
       c.status = {
         replicas: live.length,
         fullyLabeledReplicas: live.length,
         ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
         observedGeneration: c.metadata?.generation ?? 1,
+        ...(conditions.length ? { conditions } : {}),
       };
     });
+    return error !== undefined;
   }
 
-  private statefulSet(sts: KubeObject): void {
+  private statefulSet(sts: KubeObject): boolean {
     const name = sts.metadata?.name ?? "";
     const desired = replicasOf(sts);
     const revision = `${name}-${templateHash(spec(sts).template)}`;
     const pods = this.ownedPods(sts);
     const byName = new Map(pods.map((p) => [p.metadata?.name, p]));
     // OrderedReady: create the next ordinal only when all lower ones are ready.
+    let error: unknown;
     for (let i = 0; i < desired; i++) {
       const podName = `${name}-${i}`;
       const pod = byName.get(podName);
       if (!pod) {
-        this.newPod(sts, {
+        const pod = this.podFor(sts, {
           name: podName,
           labels: {
             "statefulset.kubernetes.io/pod-name": podName,
@@ -439,13 +473,14 @@ export class WorkloadControllers {
             "apps.kubernetes.io/pod-index": String(i),
           },
         });
+        error = this.pods.create(sts, pod).error;
         break;
       }
       if (!isPodReady(pod)) break;
     }
     for (const p of pods) {
       const ordinal = Number(/-(\d+)$/.exec(p.metadata?.name ?? "")?.[1] ?? -1);
-      if (ordinal >= desired) this.client.delete("", "pods", p);
+      if (ordinal >= desired) this.pods.delete(sts, p);
     }
     const live = this.ownedPods(sts).filter(
       (p) => Number(/-(\d+)$/.exec(p.metadata?.name ?? "")?.[1] ?? -1) < desired,
@@ -463,13 +498,18 @@ export class WorkloadControllers {
         collisionCount: 0,
       };
     });
+    return error !== undefined && !namespaceTerminating(error);
   }
 
-  private daemonSet(ds: KubeObject): void {
+  private daemonSet(ds: KubeObject): boolean {
     const pods = this.ownedPods(ds);
-    if (pods.length === 0)
-      this.newPod(ds, { generateName: `${ds.metadata?.name}-`, nodeName: "envtest-node" });
-    for (const extra of pods.slice(1)) this.client.delete("", "pods", extra);
+    const error =
+      pods.length === 0
+        ? this.pods.createBatch(ds, 1, () =>
+            this.podFor(ds, { generateName: `${ds.metadata?.name}-`, nodeName: "envtest-node" }),
+          )
+        : undefined;
+    for (const extra of pods.slice(1)) this.pods.delete(ds, extra);
     const live = this.ownedPods(ds);
     const ready = live.filter(isPodReady).length;
     modify(this.store, buckets.daemonsets, ds, (c) => {
@@ -484,10 +524,11 @@ export class WorkloadControllers {
         ...(ready < 1 ? { numberUnavailable: 1 - ready } : {}),
       };
     });
+    return error !== undefined;
   }
 
   /** Jobs: run pods until `completions` succeeded, `parallelism` at a time, then Complete. */
-  private job(job: KubeObject): void {
+  private job(job: KubeObject): boolean {
     const js = spec(job);
     const uid = job.metadata?.uid ?? "";
     const name = job.metadata?.name ?? "";
@@ -501,19 +542,21 @@ export class WorkloadControllers {
     const phase = (p: KubeObject) => (p.status as JsonObject | undefined)?.phase;
     const succeeded = pods.filter((p) => phase(p) === "Succeeded").length;
     const active = pods.filter((p) => phase(p) !== "Succeeded" && phase(p) !== "Failed");
-    if (!done && !js.suspend) {
-      for (let n = active.length; n < parallelism && succeeded + n < completions; n++) {
-        this.newPod(job, {
-          generateName: `${name}-`,
-          labels: {
-            "batch.kubernetes.io/controller-uid": uid,
-            "batch.kubernetes.io/job-name": name,
-            "controller-uid": uid,
-            "job-name": name,
-          },
-        });
-      }
-    }
+    const wanted = done || js.suspend ? 0 : Math.min(parallelism, completions - succeeded);
+    const error =
+      wanted > active.length
+        ? this.pods.createBatch(job, wanted - active.length, () =>
+            this.podFor(job, {
+              generateName: `${name}-`,
+              labels: {
+                "batch.kubernetes.io/controller-uid": uid,
+                "batch.kubernetes.io/job-name": name,
+                "controller-uid": uid,
+                "job-name": name,
+              },
+            }),
+          )
+        : undefined;
     const live = this.ownedPods(job).filter(
       (p) => phase(p) !== "Succeeded" && phase(p) !== "Failed",
     );
@@ -548,5 +591,6 @@ export class WorkloadControllers {
       };
       if (!live.length) delete (c.status as JsonObject).active;
     });
+    return error !== undefined;
   }
 }
