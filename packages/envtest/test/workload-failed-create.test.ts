@@ -204,6 +204,45 @@ describe("refused pod creates under simulate: true", () => {
     ).toBe(true);
   });
 
+  it("reports pods Pod Security refuses, with its message", async () => {
+    const ns = "restricted";
+    expect((await kubectl(env, ["create", "namespace", ns])).code).toBe(0);
+    const label = await kubectl(env, [
+      "label",
+      "namespace",
+      ns,
+      "pod-security.kubernetes.io/enforce=restricted",
+    ]);
+    expect(label.code, label.stderr).toBe(0);
+    const ds = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        metadata: { name: "agent", namespace: ns },
+        spec: {
+          selector: { matchLabels: { app: "agent" } },
+          template: {
+            metadata: { labels: { app: "agent" } },
+            spec: { containers: [{ name: "agent", image: "busybox" }] },
+          },
+        },
+      }),
+    );
+    expect(ds.code, ds.stderr).toBe(0);
+    await eventually(async () => {
+      const [e] = warnings(await getJson(["get", "events", "-n", ns]), "DaemonSet");
+      expect(e).toMatchObject({
+        reason: "FailedCreate",
+        source: { component: "daemonset-controller" },
+      });
+      expect(e.message).toMatch(
+        /^Error creating: pods "agent-[a-z0-9]{5}" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false \(container "agent" must set securityContext\.allowPrivilegeEscalation=false\), /,
+      );
+    });
+  });
+
   it("reports a Deployment whose ReplicaSet is refused", async () => {
     const ns = "quota-deploy";
     expect((await kubectl(env, ["create", "namespace", ns])).code).toBe(0);
