@@ -9,6 +9,7 @@ import { errors } from "@opgen/apimachinery/status";
 import { WebhookSource } from "./admission/configurations.js";
 import { WebhookAdmission } from "./admission/dispatcher.js";
 import { PolicyAdmission } from "./admission/policy/plugin.js";
+import { PolicyStatusController } from "./admission/policy/status.js";
 import { bucketKey, Registry } from "./api/registry.js";
 import type { KubeObject } from "./api/types.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
@@ -112,6 +113,7 @@ export class ApiServer {
     this.disruption = new DisruptionController(this.store);
     this.controllers.push(this.disruption);
     this.controllers.push(new ResourceQuotaController(this.store, this.registry, this.rest));
+    this.controllers.push(new PolicyStatusController(this.store, this.registry, this.rest));
     this.controllers.push(
       new EndpointsController(this.store, {
         create: (group, version, resource, obj) => this.systemCreate(group, version, resource, obj),

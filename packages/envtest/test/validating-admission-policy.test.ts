@@ -684,3 +684,75 @@ describe("operations and matching", () => {
     );
   });
 });
+
+describe("status", () => {
+  it("reports the observed generation and type-checking warnings, as kube-controller-manager does", async () => {
+    await apply(
+      policy("typo", "nowhere", {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        validations: [
+          { expression: "object.spec.replicass <= 5", messageExpression: "params.data.msg" },
+          {
+            expression: "object.spec.replicas <= int(params.data.max)",
+            messageExpression: "params.dta",
+          },
+        ],
+      }),
+    );
+    const waited = await kubectl(env, [
+      "wait",
+      "--for=jsonpath={.status.observedGeneration}=1",
+      "validatingadmissionpolicy/typo",
+      "--timeout=20s",
+    ]);
+    expect(waited.code, waited.stderr).toBe(0);
+    const p = await api(
+      env,
+      "GET",
+      "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/typo",
+    );
+    expect(p.body.status).toEqual({
+      observedGeneration: 1,
+      typeChecking: {
+        expressionWarnings: [
+          {
+            fieldRef: "spec.validations[0].expression",
+            warning:
+              "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'\n | object.spec.replicass <= 5\n | ...........^\n",
+          },
+          {
+            fieldRef: "spec.validations[1].messageExpression",
+            warning:
+              "apps/v1, Kind=Deployment: ERROR: <input>:1:7: undefined field 'dta'\n | params.dta\n | ......^\n",
+          },
+        ],
+      },
+    });
+    expect(p.body.metadata.managedFields).toContainEqual(
+      expect.objectContaining({
+        manager: "validatingadmissionpolicy-status-controller",
+        subresource: "status",
+      }),
+    );
+    // Fixed in a new generation: no warnings left.
+    await apply(
+      policy("typo", "nowhere", {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        validations: [{ expression: "object.spec.replicas <= int(params.data.max)" }],
+      }),
+    );
+    const again = await kubectl(env, [
+      "wait",
+      "--for=jsonpath={.status.observedGeneration}=2",
+      "validatingadmissionpolicy/typo",
+      "--timeout=20s",
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    const fixed = await api(
+      env,
+      "GET",
+      "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/typo",
+    );
+    expect(fixed.body.status).toEqual({ observedGeneration: 2, typeChecking: {} });
+  });
+});

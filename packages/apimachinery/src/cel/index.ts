@@ -34,6 +34,7 @@ export {
   estimateCost,
   evaluateCel,
   type RuleScope,
+  typeCheckCel,
 } from "./program.js";
 export {
   MAX_REQUEST_SIZE_BYTES,

@@ -337,3 +337,55 @@ export function evaluateCel(
 export function estimateCost(program: CelProgram, root: SizeDecl | undefined): CostEstimate {
   return estimateAst((program as unknown as { ast: unknown }).ast, root, RE2_MATCHES);
 }
+
+// Per typed schema set: an admission policy's type-checking environments (see typeCheckCel).
+const schemaIds = new WeakMap<object, number>();
+let nextSchemaId = 0;
+const typeCheckScopes = new Map<string, CompileScope>();
+
+/**
+ * The compile error of an expression with some variables typed by resource schemas (an
+ * admission policy's `object`, `oldObject` and `params`, as kube's policy type checker declares
+ * them) and the others dyn, or undefined when it type-checks.
+ */
+export function typeCheckCel(
+  expr: string,
+  typed: Readonly<Record<string, JSONSchemaProps>>,
+  dynVariables: readonly string[],
+): CelCompileError | undefined {
+  const id = (s: object) => {
+    let n = schemaIds.get(s);
+    if (n === undefined) {
+      n = nextSchemaId++;
+      schemaIds.set(s, n);
+    }
+    return n;
+  };
+  const key = `${Object.entries(typed)
+    .map(([v, s]) => `${v}=${id(s)}`)
+    .join(",")};${dynVariables.join(",")}`;
+  let scope = typeCheckScopes.get(key);
+  if (!scope) {
+    const env = libraries.clone();
+    const objects: ObjectFields = new Map();
+    const typeNames = new Map<JSONSchemaProps, string>();
+    const variables: Record<string, string> = {};
+    for (const [name, schema] of Object.entries(typed)) {
+      let t = typeNames.get(schema);
+      if (t === undefined) {
+        t = declareSchemaType(env, schema, `Type${typeNames.size}`, true, objects);
+        typeNames.set(schema, t);
+      }
+      env.registerVariable(name, t);
+      variables[name] = t;
+    }
+    for (const v of dynVariables) env.registerVariable(v, "dyn");
+    scope = { env, programs: new Map(), typing: { variables, objects } };
+    // Bounded as the other caches: schemas come from clients' CRDs.
+    if (typeCheckScopes.size >= 256)
+      typeCheckScopes.delete(typeCheckScopes.keys().next().value as string);
+    typeCheckScopes.set(key, scope);
+  }
+  const p = compiled(scope, expr);
+  return p instanceof CelCompileError ? p : undefined;
+}

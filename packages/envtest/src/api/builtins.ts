@@ -193,7 +193,14 @@ const specs: BuiltinSpec[] = [
     generation: true,
     conditionalOnly: true,
   },
-  ...(["validatingwebhookconfigurations", "mutatingwebhookconfigurations"] as const).map(
+  ...(
+    [
+      "validatingwebhookconfigurations",
+      "mutatingwebhookconfigurations",
+      "validatingadmissionpolicies",
+      "validatingadmissionpolicybindings",
+    ] as const
+  ).map(
     (resource): BuiltinSpec => ({
       group: "admissionregistration.k8s.io",
       resource,

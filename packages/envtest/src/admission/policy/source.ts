@@ -77,7 +77,8 @@ const obj = (v: unknown): JsonObject | undefined => (isObject(v) ? (v as JsonObj
 const byName = (a: KubeObject, b: KubeObject) =>
   (a.metadata?.name ?? "") < (b.metadata?.name ?? "") ? -1 : 1;
 
-function policySpec(o: KubeObject): PolicySpec {
+/** A stored policy's spec, as the plugin reads it. */
+export function policySpec(o: KubeObject): PolicySpec {
   const s = obj(o.spec) ?? {};
   return {
     ...(obj(s.paramKind) ? { paramKind: s.paramKind as PolicySpec["paramKind"] } : {}),

@@ -1,0 +1,99 @@
+/**
+ * kube-controller-manager's ValidatingAdmissionPolicy status controller
+ * (`pkg/controller/validatingadmissionpolicystatus`): for each policy whose generation is past
+ * `status.observedGeneration`, writes to the status subresource, as
+ * `validatingadmissionpolicy-status-controller`, the observed generation and the type-checking
+ * warnings of its expressions (type-checking.ts). kube applies the status (server-side apply,
+ * forced); this writes it with an update, so its managedFields entry says Update.
+ */
+import { ApiError } from "@opgen/apimachinery/status";
+import { bucketKey, type Registry } from "../../api/registry.js";
+import { deepClone, isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { ObjectRest } from "../../rest/objects.js";
+import type { RequestScope } from "../../rest/scope.js";
+import type { Store } from "../../store/store.js";
+import { GROUP, policySpec } from "./source.js";
+import { typeCheck } from "./type-checking.js";
+
+const RESOURCE = "validatingadmissionpolicies";
+const MANAGER = "validatingadmissionpolicy-status-controller";
+
+export class PolicyStatusController {
+  private unsubscribe?: () => void;
+  private readonly pending = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly rest: ObjectRest,
+  ) {}
+
+  start(): void {
+    const bucket = bucketKey(GROUP, RESOURCE);
+    this.unsubscribe = this.store.subscribe(bucket, (e) => {
+      if (e.type !== "DELETED") this.enqueue(e.object);
+    });
+    for (const p of this.store.list(bucket)) this.enqueue(p);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.pending.clear();
+  }
+
+  private enqueue(policy: KubeObject): void {
+    const name = policy.metadata?.name ?? "";
+    if (!this.stale(policy) || this.pending.has(name)) return;
+    this.pending.add(name);
+    // Out of the writer's call, as a controller's informer would see it.
+    setImmediate(() => {
+      this.pending.delete(name);
+      void this.reconcile(name);
+    });
+  }
+
+  private stale(policy: KubeObject): boolean {
+    const status = isObject(policy.status) ? (policy.status as JsonObject) : {};
+    const observed = typeof status.observedGeneration === "number" ? status.observedGeneration : 0;
+    return (policy.metadata?.generation ?? 0) > observed;
+  }
+
+  private async reconcile(name: string): Promise<void> {
+    if (!this.unsubscribe) return;
+    const policy = this.store.get(bucketKey(GROUP, RESOURCE), undefined, name);
+    if (!policy || !this.stale(policy)) return;
+    const found = this.registry.lookup(GROUP, "v1", RESOURCE);
+    if (!found) return;
+    const warnings = typeCheck(this.registry, policySpec(policy));
+    const next = deepClone(policy);
+    next.status = {
+      observedGeneration: policy.metadata?.generation ?? 0,
+      typeChecking: warnings.length ? { expressionWarnings: warnings } : {},
+    };
+    const scope: RequestScope = {
+      info: found.info,
+      version: found.version,
+      name,
+      subresource: "status",
+      query: new URLSearchParams(),
+      user: {
+        name: "system:serviceaccount:kube-system:validatingadmissionpolicy-status-controller",
+        groups: [
+          "system:serviceaccounts",
+          "system:serviceaccounts:kube-system",
+          "system:authenticated",
+        ],
+      },
+      manager: MANAGER,
+      warnings: [],
+      readOnlyResult: true,
+    };
+    try {
+      await this.rest.updateAsync(scope, next);
+    } catch (e) {
+      // A conflict or a deletion meanwhile: the policy's next event queues it again.
+      if (!(e instanceof ApiError)) throw e;
+    }
+  }
+}
