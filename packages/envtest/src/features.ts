@@ -39,7 +39,9 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
     server.controllers.push(
       new WorkloadControllers(server.store, {
         create: (group, version, resource, obj) =>
-          server.systemCreate(group, version, resource, obj),
+          server.systemCreate(group, version, resource, obj, "kube-controller-manager"),
+        createAs: (controller, group, version, resource, obj) =>
+          server.systemCreateAs(controller, group, version, resource, obj),
         delete: (group, resource, obj) => {
           const info = server.registry.get(group, resource);
           if (info) server.rest.deleteStored(info, storageVersion(info), obj, {});

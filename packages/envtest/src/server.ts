@@ -11,7 +11,7 @@ import { WebhookAdmission } from "./admission/dispatcher.js";
 import { PolicyAdmission } from "./admission/policy/plugin.js";
 import { PolicyStatusController } from "./admission/policy/status.js";
 import { bucketKey, Registry } from "./api/registry.js";
-import type { KubeObject } from "./api/types.js";
+import { deepClone, type KubeObject } from "./api/types.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
@@ -260,6 +260,40 @@ export class ApiServer {
       readOnlyResult: true,
     };
     return this.rest.create(scope, obj).body;
+  }
+
+  /**
+   * Creates an object as a kube-controller-manager controller does with its own service account
+   * (`system:serviceaccount:kube-system:<controller>`): through the whole admission chain,
+   * mutating and validating webhooks included. Returns the stored object (read-only).
+   */
+  async systemCreateAs(
+    controller: string,
+    group: string,
+    version: string,
+    resource: string,
+    obj: KubeObject,
+  ): Promise<KubeObject> {
+    const found = this.registry.lookup(group, version, resource);
+    if (!found) throw errors.notFoundPath();
+    const scope: RequestScope = {
+      info: found.info,
+      version: found.version,
+      ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
+      query: new URLSearchParams(),
+      user: {
+        name: `system:serviceaccount:kube-system:${controller}`,
+        groups: [
+          "system:serviceaccounts",
+          "system:serviceaccounts:kube-system",
+          "system:authenticated",
+        ],
+      },
+      manager: "kube-controller-manager",
+      warnings: [],
+      readOnlyResult: true,
+    };
+    return (await this.rest.createAsync(scope, deepClone(obj))).body;
   }
 
   /** POSTs to subresources, by `group/resource/subresource`. */

@@ -3,8 +3,10 @@
  * kube-controller-manager does: Warning FailedCreate events on the owner, the ReplicaSet's and
  * the Deployment's ReplicaFailure condition, and retries that succeed once the quota allows.
  */
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startTestEnv, type TestEnv } from "../src/index.js";
+import { eventually, mintServingCertificate, startTestEnv, type TestEnv } from "../src/index.js";
 import { kubectl } from "./helpers.js";
 
 let env: TestEnv;
@@ -13,7 +15,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await env?.stop();
+  hooks?.closeAllConnections();
+  await new Promise((r) => hooks?.close(r) ?? r(undefined));
 });
+
+let hooks: Server | undefined;
+// biome-ignore lint/suspicious/noExplicitAny: reviews are arbitrary JSON
+const reviews: any[] = [];
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 async function getJson(args: string[]): Promise<any> {
@@ -274,6 +282,120 @@ describe("refused pod creates under simulate: true", () => {
         message: cond.message,
         source: { component: "deployment-controller" },
       });
+    });
+  });
+
+  it("sends the controllers' creates through admission webhooks, as their service accounts", async () => {
+    const cert = mintServingCertificate("127.0.0.1");
+    hooks = createServer({ cert: cert.certPem, key: cert.keyPem }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        reviews.push(review);
+        const { uid, object } = review.request;
+        const response = req.url?.startsWith("/mutate")
+          ? {
+              uid,
+              allowed: true,
+              patchType: "JSONPatch",
+              patch: Buffer.from(
+                JSON.stringify([{ op: "add", path: "/metadata/labels/injected", value: "yes" }]),
+              ).toString("base64"),
+            }
+          : object.metadata.labels?.deny === "yes"
+            ? { uid, allowed: false, status: { code: 403, message: "no pods here" } }
+            : { uid, allowed: true };
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(
+          JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response }),
+        );
+      });
+    });
+    await new Promise<void>((r) => hooks?.listen(0, "127.0.0.1", r));
+    const port = (hooks.address() as AddressInfo).port;
+    const webhook = (kind: string, path: string) => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind,
+      metadata: { name: path },
+      webhooks: [
+        {
+          name: `${path}.example.com`,
+          admissionReviewVersions: ["v1"],
+          sideEffects: "None",
+          clientConfig: {
+            url: `https://127.0.0.1:${port}/${path}`,
+            caBundle: Buffer.from(cert.caPem).toString("base64"),
+          },
+          namespaceSelector: { matchLabels: { hooked: "yes" } },
+          rules: [
+            { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] },
+          ],
+        },
+      ],
+    });
+    for (const w of [
+      webhook("MutatingWebhookConfiguration", "mutate"),
+      webhook("ValidatingWebhookConfiguration", "deny"),
+    ]) {
+      const r = await kubectl(env, ["apply", "-f", "-"], JSON.stringify(w));
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const ns = "hooked";
+    expect((await kubectl(env, ["create", "namespace", ns])).code).toBe(0);
+    expect((await kubectl(env, ["label", "namespace", ns, "hooked=yes"])).code).toBe(0);
+    expect(
+      (await kubectl(env, ["create", "deployment", "ok", "--image=nginx", "-n", ns])).code,
+    ).toBe(0);
+    const pod = await eventually(async () => {
+      const [pod] = (await getJson(["get", "pods", "-n", ns, "-l", "app=ok"])).items;
+      expect(pod).toBeDefined();
+      return pod;
+    });
+    // The mutating webhook's label is on the pod the ReplicaSet controller created.
+    expect(pod.metadata.labels.injected).toBe("yes");
+    const call = reviews.find((r) => r.request.object.metadata.labels?.app === "ok");
+    expect(call.request.userInfo).toEqual({
+      username: "system:serviceaccount:kube-system:replicaset-controller",
+      groups: [
+        "system:serviceaccounts",
+        "system:serviceaccounts:kube-system",
+        "system:authenticated",
+      ],
+    });
+
+    const denied = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "apps/v1",
+        kind: "ReplicaSet",
+        metadata: { name: "no", namespace: ns },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: "no" } },
+          template: {
+            metadata: { labels: { app: "no", deny: "yes" } },
+            spec: { containers: [{ name: "c", image: "nginx" }] },
+          },
+        },
+      }),
+    );
+    expect(denied.code, denied.stderr).toBe(0);
+    await eventually(async () => {
+      const [e] = warnings(await getJson(["get", "events", "-n", ns]), "ReplicaSet");
+      expect(e.reason).toBe("FailedCreate");
+      expect(e.message).toMatch(
+        /^Error creating: admission webhook "deny\.example\.com" denied the request: no pods here$/,
+      );
+      const rs = await getJson(["get", "rs", "no", "-n", ns]);
+      expect(rs.status.conditions).toEqual([
+        expect.objectContaining({
+          type: "ReplicaFailure",
+          reason: "FailedCreate",
+          message: 'admission webhook "deny.example.com" denied the request: no pods here',
+        }),
+      ]);
     });
   });
 });

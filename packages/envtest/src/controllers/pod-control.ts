@@ -6,7 +6,11 @@
  * slow-start batches (1, 2, 4, ...) that stop at the first batch with a failure. A create refused
  * because the namespace is terminating records nothing, as upstream.
  */
+
+import { nowTime } from "../api/meta.js";
 import type { JsonObject, KubeObject } from "../api/types.js";
+import type { Store } from "../store/store.js";
+import { modify } from "../store/writes.js";
 import type { EventRecorder } from "./event-recorder.js";
 import type { SystemClient } from "./workloads.js";
 
@@ -31,6 +35,53 @@ export function namespaceTerminating(err: unknown): boolean {
   return (causes ?? []).some((c) => c.reason === "NamespaceTerminating");
 }
 
+/** A create as `controller`, through the admission webhooks when the server offers that. */
+export async function createAs(
+  client: SystemClient,
+  controller: string,
+  group: string,
+  version: string,
+  resource: string,
+  obj: KubeObject,
+): Promise<KubeObject> {
+  if (client.createAs) return client.createAs(controller, group, version, resource, obj);
+  return client.create(group, version, resource, obj);
+}
+
+/**
+ * getNewReplicaSet's failure: a Warning ReplicaSetCreateError on the Deployment and its
+ * Progressing condition False with the same message (a progress deadline is always set here).
+ */
+export function replicaSetCreateFailed(
+  store: Store,
+  events: EventRecorder,
+  d: KubeObject,
+  rsName: string,
+  error: unknown,
+): void {
+  const reason = "ReplicaSetCreateError";
+  const message = `Failed to create new replica set "${rsName}": ${errorText(error)}`;
+  events.event(COMPONENT.Deployment ?? "", d, "Warning", reason, message);
+  const current = store.get("apps/deployments", d.metadata?.namespace, d.metadata?.name ?? "");
+  if (!current || current.metadata?.uid !== d.metadata?.uid) return;
+  const now = nowTime();
+  modify(store, "apps/deployments", current, (c) => {
+    const status = (c.status ?? {}) as JsonObject;
+    const conds = (status.conditions as JsonObject[] | undefined) ?? [];
+    const old = conds.find((x) => x.type === "Progressing");
+    if (old && old.status === "False" && old.reason === reason) return;
+    const cond = {
+      type: "Progressing",
+      status: "False",
+      lastUpdateTime: now,
+      lastTransitionTime: old?.status === "False" ? old.lastTransitionTime : now,
+      reason,
+      message,
+    };
+    c.status = { ...status, conditions: [...conds.filter((x) => x !== old), cond] };
+  });
+}
+
 export class PodControl {
   constructor(
     private readonly client: SystemClient,
@@ -42,12 +93,12 @@ export class PodControl {
   }
 
   /** RealPodControl.CreatePods: the created pod, or the error after recording it. */
-  create(owner: KubeObject, pod: KubeObject): { pod?: KubeObject; error?: unknown } {
+  async create(owner: KubeObject, pod: KubeObject): Promise<{ pod?: KubeObject; error?: unknown }> {
     const sts = owner.kind === "StatefulSet";
     const podName = pod.metadata?.name ?? "";
     const ownerName = owner.metadata?.name ?? "";
     try {
-      const created = this.client.create("", "v1", "pods", pod);
+      const created = await createAs(this.client, this.source(owner), "", "v1", "pods", pod);
       const name = created.metadata?.name ?? podName;
       this.events.event(
         this.source(owner),
@@ -76,13 +127,13 @@ export class PodControl {
    * slowStartBatch over `count` creates: the first error (none when all were created, or when
    * the namespace is terminating, which the controllers do not count as a failure).
    */
-  createBatch(owner: KubeObject, count: number, build: () => KubeObject): unknown {
+  async createBatch(owner: KubeObject, count: number, build: () => KubeObject): Promise<unknown> {
     let remaining = count;
     for (let size = 1; remaining > 0; size *= 2) {
       const batch = Math.min(size, remaining);
       let first: unknown;
       for (let i = 0; i < batch; i++) {
-        const { error } = this.create(owner, build());
+        const { error } = await this.create(owner, build());
         if (error !== undefined && first === undefined) first = error;
       }
       if (first !== undefined) return namespaceTerminating(first) ? undefined : first;

@@ -13,12 +13,14 @@ import { modify } from "../store/writes.js";
 import { EventRecorder } from "./event-recorder.js";
 import {
   COMPONENT,
+  createAs,
   deploymentReplicaFailure,
-  errorText,
   namespaceTerminating,
   PodControl,
+  replicaSetCreateFailed,
   withReplicaFailure,
 } from "./pod-control.js";
+import { WorkQueue } from "./work-queue.js";
 import {
   controllerRef,
   copiedAnnotations,
@@ -35,12 +37,21 @@ export { isPodReady, templateHash } from "./workload-helpers.js";
 
 /** What the controllers need from the server: create and delete as the system. */
 export interface SystemClient {
+  /** A create with no admission webhooks (events). */
   create(group: string, version: string, resource: string, obj: KubeObject): KubeObject;
+  /**
+   * A create as `controller`'s service account through the whole admission chain, webhooks
+   * included, as kube-controller-manager's creates of pods and ReplicaSets go.
+   */
+  createAs?(
+    controller: string,
+    group: string,
+    version: string,
+    resource: string,
+    obj: KubeObject,
+  ): Promise<KubeObject>;
   delete(group: string, resource: string, obj: KubeObject): void;
 }
-
-/** The longest a failed sync waits for its retry. */
-const MAX_RETRY_MS = 1000;
 
 const buckets = {
   deployments: "apps/deployments",
@@ -53,19 +64,23 @@ const buckets = {
 
 export class WorkloadControllers {
   private unsubscribe: () => void = () => {};
-  private readonly pending = new Map<string, { timer: NodeJS.Timeout; due: number }>();
-  /** Consecutive failed syncs per key: the exponent of its retry backoff. */
-  private readonly failures = new Map<string, number>();
+  private readonly queue: WorkQueue;
   private readonly events: EventRecorder;
   private readonly pods: PodControl;
 
   constructor(
     private readonly store: Store,
     private readonly client: SystemClient,
-    private readonly delayMs = 20,
+    delayMs = 20,
   ) {
-    this.events = new EventRecorder(store, client.create);
+    this.events = new EventRecorder(store, (group, version, resource, obj) =>
+      client.create(group, version, resource, obj),
+    );
     this.pods = new PodControl(client, this.events);
+    this.queue = new WorkQueue((key) => {
+      const [bucket = "", namespace, name = ""] = key.split("|");
+      return this.reconcile(bucket, namespace || undefined, name);
+    }, delayMs);
   }
 
   start(): void {
@@ -83,8 +98,7 @@ export class WorkloadControllers {
 
   stop(): void {
     this.unsubscribe();
-    for (const t of this.pending.values()) clearTimeout(t.timer);
-    this.pending.clear();
+    this.queue.stop();
   }
 
   private onEvent(ev: StoreEvent): void {
@@ -110,45 +124,16 @@ export class WorkloadControllers {
     }
   }
 
-  /**
-   * Schedules a sync `delay` ms from now, or sooner if one is already due sooner: an event on the
-   * object cuts a pending retry short, as a workqueue Add does a rate-limited one.
-   */
-  private enqueue(
-    bucket: string,
-    namespace: string | undefined,
-    name: string,
-    delay = this.delayMs,
-  ): void {
-    const key = `${bucket}|${namespace ?? ""}|${name}`;
-    const due = Date.now() + delay;
-    const pending = this.pending.get(key);
-    if (pending && pending.due <= due) return;
-    if (pending) clearTimeout(pending.timer);
-    const timer = setTimeout(() => {
-      this.pending.delete(key);
-      let failed = false;
-      try {
-        failed = this.reconcile(bucket, namespace, name);
-      } catch {
-        // A namespace being deleted refuses new children; the next event retries.
-      }
-      if (!failed) {
-        this.failures.delete(key);
-        return;
-      }
-      // A sync that could not create what it needs is retried with backoff (kube's workqueue
-      // rate limiter: 5ms doubling), capped at 1s where kube waits up to 1000s, so a quota raised
-      // in a test lets the pods come without a long wait.
-      const n = (this.failures.get(key) ?? 0) + 1;
-      this.failures.set(key, n);
-      this.enqueue(bucket, namespace, name, Math.min(5 * 2 ** n, MAX_RETRY_MS));
-    }, delay);
-    this.pending.set(key, { timer, due });
+  private enqueue(bucket: string, namespace: string | undefined, name: string): void {
+    this.queue.add(`${bucket}|${namespace ?? ""}|${name}`);
   }
 
   /** Syncs one object; true when it failed and must be retried. */
-  private reconcile(bucket: string, namespace: string | undefined, name: string): boolean {
+  private async reconcile(
+    bucket: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<boolean> {
     const o = this.store.get(bucket, namespace, name);
     if (!o || o.metadata?.deletionTimestamp) return false;
     if (bucket === buckets.deployments) return this.deployment(o);
@@ -157,6 +142,12 @@ export class WorkloadControllers {
     if (bucket === buckets.daemonsets) return this.daemonSet(o);
     if (bucket === buckets.jobs) return this.job(o);
     return false;
+  }
+
+  /** `o` as stored now: a sync that awaited admission goes on from it, not from a stale copy. */
+  private stored(bucket: string, o: KubeObject): KubeObject | undefined {
+    const now = this.store.get(bucket, o.metadata?.namespace, o.metadata?.name ?? "");
+    return now?.metadata?.uid === o.metadata?.uid ? now : undefined;
   }
 
   private ownedPods(owner: KubeObject): KubeObject[] {
@@ -196,14 +187,14 @@ export class WorkloadControllers {
     };
   }
 
-  private deployment(d: KubeObject): boolean {
+  private async deployment(d: KubeObject): Promise<boolean> {
     const ns = d.metadata?.namespace;
     const hash = templateHash(spec(d).template);
     const rsName = `${d.metadata?.name}-${hash}`;
     const owned = this.store.list(buckets.replicasets, ns).filter((rs) => ownedBy(rs, d));
     const desired = replicasOf(d);
     const maxRevision = Math.max(0, ...owned.map(revisionOf));
-    let current = owned.find((rs) => rs.metadata?.name === rsName);
+    const current = owned.find((rs) => rs.metadata?.name === rsName);
     // A paused Deployment rolls out nothing new (kubectl rollout pause).
     if (!current && spec(d).paused === true) {
       this.deploymentStatus(d, undefined, owned, desired);
@@ -215,7 +206,7 @@ export class WorkloadControllers {
       );
       const labels = { ...templateLabels(d), "pod-template-hash": hash };
       try {
-        current = this.client.create("apps", "v1", "replicasets", {
+        await createAs(this.client, COMPONENT.Deployment ?? "", "apps", "v1", "replicasets", {
           apiVersion: "apps/v1",
           kind: "ReplicaSet",
           metadata: {
@@ -245,9 +236,11 @@ export class WorkloadControllers {
         });
       } catch (error) {
         if (namespaceTerminating(error)) return false;
-        this.replicaSetCreateFailed(d, rsName, error);
+        replicaSetCreateFailed(this.store, this.events, d, rsName, error);
         return true;
       }
+      // The new ReplicaSet's event syncs the Deployment again, from what is stored by then.
+      return false;
     } else {
       // Rolling back to an older template reuses its ReplicaSet under the next revision and
       // records the revisions it had (`deployment.kubernetes.io/revision-history`).
@@ -279,29 +272,6 @@ export class WorkloadControllers {
     const latest = this.store.get(buckets.replicasets, ns, rsName) ?? current;
     this.deploymentStatus(d, latest, owned, desired);
     return false;
-  }
-
-  /** getNewReplicaSet's failure: a Warning event and Progressing False (progress deadline set). */
-  private replicaSetCreateFailed(d: KubeObject, rsName: string, error: unknown): void {
-    const reason = "ReplicaSetCreateError";
-    const message = `Failed to create new replica set "${rsName}": ${errorText(error)}`;
-    this.events.event(COMPONENT.Deployment ?? "", d, "Warning", reason, message);
-    const now = nowTime();
-    modify(this.store, buckets.deployments, d, (c) => {
-      const status = (c.status ?? {}) as JsonObject;
-      const conds = (status.conditions as JsonObject[] | undefined) ?? [];
-      const old = conds.find((x) => x.type === "Progressing");
-      if (old && old.status === "False" && old.reason === reason) return;
-      const cond = {
-        type: "Progressing",
-        status: "False",
-        lastUpdateTime: now,
-        lastTransitionTime: old?.status === "False" ? old.lastTransitionTime : now,
-        reason,
-        message,
-      };
-      c.status = { ...status, conditions: [...conds.filter((x) => x !== old), cond] };
-    });
   }
 
   /** Old ReplicaSets beyond `revisionHistoryLimit` (scaled to zero) are deleted, oldest first. */
@@ -414,15 +384,17 @@ export class WorkloadControllers {
     });
   }
 
-  private replicaSet(rs: KubeObject): boolean {
-    const desired = replicasOf(rs);
-    const pods = this.ownedPods(rs);
+  private async replicaSet(owner: KubeObject): Promise<boolean> {
+    const desired = replicasOf(owner);
+    const pods = this.ownedPods(owner);
     const error =
       pods.length < desired
-        ? this.pods.createBatch(rs, desired - pods.length, () =>
-            this.podFor(rs, { generateName: `${rs.metadata?.name}-` }),
+        ? await this.pods.createBatch(owner, desired - pods.length, () =>
+            this.podFor(owner, { generateName: `${owner.metadata?.name}-` }),
           )
         : undefined;
+    const rs = this.stored(buckets.replicasets, owner);
+    if (!rs) return false;
     // Scale down newest first (kube-controller-manager prefers unready and younger pods).
     const extra = pods
       .sort((a, b) =>
@@ -453,7 +425,7 @@ export class WorkloadControllers {
     return error !== undefined;
   }
 
-  private statefulSet(sts: KubeObject): boolean {
+  private async statefulSet(sts: KubeObject): Promise<boolean> {
     const name = sts.metadata?.name ?? "";
     const desired = replicasOf(sts);
     const revision = `${name}-${templateHash(spec(sts).template)}`;
@@ -473,7 +445,7 @@ export class WorkloadControllers {
             "apps.kubernetes.io/pod-index": String(i),
           },
         });
-        error = this.pods.create(sts, pod).error;
+        error = (await this.pods.create(sts, pod)).error;
         break;
       }
       if (!isPodReady(pod)) break;
@@ -486,7 +458,9 @@ export class WorkloadControllers {
       (p) => Number(/-(\d+)$/.exec(p.metadata?.name ?? "")?.[1] ?? -1) < desired,
     );
     const ready = live.filter(isPodReady).length;
-    modify(this.store, buckets.statefulsets, sts, (c) => {
+    const current = this.stored(buckets.statefulsets, sts);
+    if (!current) return false;
+    modify(this.store, buckets.statefulsets, current, (c) => {
       c.status = {
         observedGeneration: c.metadata?.generation ?? 1,
         replicas: live.length,
@@ -501,18 +475,20 @@ export class WorkloadControllers {
     return error !== undefined && !namespaceTerminating(error);
   }
 
-  private daemonSet(ds: KubeObject): boolean {
+  private async daemonSet(ds: KubeObject): Promise<boolean> {
     const pods = this.ownedPods(ds);
     const error =
       pods.length === 0
-        ? this.pods.createBatch(ds, 1, () =>
+        ? await this.pods.createBatch(ds, 1, () =>
             this.podFor(ds, { generateName: `${ds.metadata?.name}-`, nodeName: "envtest-node" }),
           )
         : undefined;
     for (const extra of pods.slice(1)) this.pods.delete(ds, extra);
     const live = this.ownedPods(ds);
     const ready = live.filter(isPodReady).length;
-    modify(this.store, buckets.daemonsets, ds, (c) => {
+    const current = this.stored(buckets.daemonsets, ds);
+    if (!current) return false;
+    modify(this.store, buckets.daemonsets, current, (c) => {
       c.status = {
         currentNumberScheduled: live.length,
         numberMisscheduled: 0,
@@ -528,7 +504,7 @@ export class WorkloadControllers {
   }
 
   /** Jobs: run pods until `completions` succeeded, `parallelism` at a time, then Complete. */
-  private job(job: KubeObject): boolean {
+  private async job(job: KubeObject): Promise<boolean> {
     const js = spec(job);
     const uid = job.metadata?.uid ?? "";
     const name = job.metadata?.name ?? "";
@@ -545,7 +521,7 @@ export class WorkloadControllers {
     const wanted = done || js.suspend ? 0 : Math.min(parallelism, completions - succeeded);
     const error =
       wanted > active.length
-        ? this.pods.createBatch(job, wanted - active.length, () =>
+        ? await this.pods.createBatch(job, wanted - active.length, () =>
             this.podFor(job, {
               generateName: `${name}-`,
               labels: {
@@ -561,7 +537,9 @@ export class WorkloadControllers {
       (p) => phase(p) !== "Succeeded" && phase(p) !== "Failed",
     );
     const now = nowTime();
-    modify(this.store, buckets.jobs, job, (c) => {
+    const current = this.stored(buckets.jobs, job);
+    if (!current) return false;
+    modify(this.store, buckets.jobs, current, (c) => {
       const prev = (c.status ?? {}) as JsonObject;
       const complete = succeeded >= completions;
       const reached = {
