@@ -188,6 +188,21 @@ describe("denials", () => {
     );
   });
 
+  it("enforces nothing without both a policy and a binding naming it", async () => {
+    const ns = await namespace("vap-unbound");
+    await apply(
+      policy("unbound", ns, { validations: [{ expression: "false" }] }),
+      binding("ghost", "no-such-policy"),
+    );
+    const r = await kubectl(env, ["-n", ns, "create", "deployment", "free", "--image=x"]);
+    expect(r.code, r.stderr).toBe(0);
+    await apply(binding("unbound", "unbound"));
+    const denied = await kubectl(env, ["-n", ns, "create", "deployment", "bound", "--image=x"]);
+    expect(denied.stderr.trim()).toBe(
+      `error: failed to create deployment: deployments.apps "bound" is forbidden: ValidatingAdmissionPolicy 'unbound' with binding 'unbound' denied request: failed expression: false`,
+    );
+  });
+
   it("warns instead of denying under validationActions Warn", async () => {
     const ns = await namespace("vap-warn");
     await apply(

@@ -118,9 +118,9 @@ function matchConditions(ev: Evaluator, spec: PolicySpec): boolean | string {
   const errors: string[] = [];
   for (const c of spec.matchConditions) {
     const r = ev.evaluate(c.expression);
+    // Only false excludes (kube's matcher): any other value lets the request through.
     if ("error" in r) errors.push(r.error);
     else if (r.value === false) return false;
-    else if (r.value !== true) errors.push(`expression '${c.expression}' must evaluate to bool`);
   }
   if (errors.length === 0) return true;
   return errors.length === 1 ? errors[0]! : `[${errors.join(", ")}]`;

@@ -61,7 +61,7 @@ function schemaOf(info: ResourceInfo, version: string): Schema | undefined {
 
 function typesToCheck(registry: Registry, spec: PolicySpec): { gvk: Gvk; schema: Schema }[] {
   const found = new Map<string, { gvk: Gvk; schema: Schema }>();
-  for (const rule of spec.matchConstraints?.resourceRules ?? []) {
+  collect: for (const rule of spec.matchConstraints?.resourceRules ?? []) {
     const groups = rule.apiGroups ?? [];
     const versions = rule.apiVersions ?? [];
     if (groups.some((g) => g.includes("*")) || versions.some((v) => v.includes("*"))) continue;
@@ -74,7 +74,7 @@ function typesToCheck(registry: Registry, spec: PolicySpec): { gvk: Gvk; schema:
           const gvk = { group, version, kind: hit.info.kind };
           const schema = schemaOf(hit.info, version);
           if (schema) found.set(gvkString(gvk), { gvk, schema });
-          if (found.size === MAX_TYPES) break;
+          if (found.size === MAX_TYPES) break collect;
         }
   }
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
