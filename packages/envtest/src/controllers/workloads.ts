@@ -4,7 +4,9 @@
  * scaled to 0), a ReplicaSet keeps `replicas` pods (`<rs>-<5 chars>`), a StatefulSet keeps pods
  * `<name>-0…N-1`, a DaemonSet one pod on the simulated node; each reports the replicas its pods
  * show ready. Children carry controller owner references, so the garbage collector removes them
- * with their owner. Rollouts are immediate (no surge or unavailability budget).
+ * with their owner. Rollouts are immediate (no surge or unavailability budget). Creates go
+ * through admission as the controller's service account; a refused one is reported (events,
+ * ReplicaFailure) by pod-control.ts and the sync retried by the work queue.
  */
 import { nowTime } from "../api/meta.js";
 import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
