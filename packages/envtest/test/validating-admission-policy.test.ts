@@ -438,6 +438,23 @@ describe("policy objects", () => {
       ),
     );
     expect(noParams.stderr).toContain("undeclared reference to 'params'");
+    // request is typed as kube declares it: a misspelt field does not compile.
+    const typo = await kubectl(
+      env,
+      ["apply", "-f", "-"],
+      JSON.stringify(
+        policy("request-typo", "nowhere", {
+          validations: [{ expression: "request.namespace != '' && request.operaton == 'CREATE'" }],
+        }),
+      ),
+    );
+    expect(typo.stderr.trim()).toBe(
+      [
+        `The ValidatingAdmissionPolicy "request-typo" is invalid: spec.validations[0].expression: Invalid value: "request.namespace != '' && request.operaton == 'CREATE'": compilation failed: ERROR: <input>:1:35: undefined field 'operaton'`,
+        " | request.namespace != '' && request.operaton == 'CREATE'",
+        " | ..................................^",
+      ].join("\n"),
+    );
   });
 
   it("defaults policies and bindings as kube does and validates bindings", async () => {

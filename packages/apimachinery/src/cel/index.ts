@@ -29,12 +29,13 @@ export {
   celEvalMessage,
   celValue,
   compileCel,
+  compileCelTyped,
   compileCelWith,
   compileRule,
   estimateCost,
   evaluateCel,
   type RuleScope,
-  typeCheckCel,
+  type TypedVariable,
 } from "./program.js";
 export {
   MAX_REQUEST_SIZE_BYTES,

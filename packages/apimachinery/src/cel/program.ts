@@ -338,21 +338,32 @@ export function estimateCost(program: CelProgram, root: SizeDecl | undefined): C
   return estimateAst((program as unknown as { ast: unknown }).ast, root, RE2_MATCHES);
 }
 
-// Per typed schema set: an admission policy's type-checking environments (see typeCheckCel).
+// Per typed schema set: an admission policy's environments (see compileCelTyped).
 const schemaIds = new WeakMap<object, number>();
 let nextSchemaId = 0;
-const typeCheckScopes = new Map<string, CompileScope>();
+const typedVariableScopes = new Map<string, CompileScope>();
 
 /**
- * The compile error of an expression with some variables typed by resource schemas (an
- * admission policy's `object`, `oldObject` and `params`, as kube's policy type checker declares
- * them) and the others dyn, or undefined when it type-checks.
+ * A variable typed by a schema: `resource` when it is a whole object (apiVersion, kind,
+ * metadata), `declared` for a type kube declares by hand, whose field names are not escaped.
  */
-export function typeCheckCel(
+export interface TypedVariable {
+  schema: JSONSchemaProps;
+  resource: boolean;
+  declared?: boolean;
+}
+
+/**
+ * The compiled program, or the compile error, of an expression with some variables typed by
+ * schemas and the others dyn: an admission policy's `request` and `namespaceObject` as kube
+ * declares them, or `object`, `oldObject` and `params` typed by resource schemas as kube's
+ * policy type checker declares them (cached per schema set).
+ */
+export function compileCelTyped(
   expr: string,
-  typed: Readonly<Record<string, JSONSchemaProps>>,
+  typed: Readonly<Record<string, TypedVariable>>,
   dynVariables: readonly string[],
-): CelCompileError | undefined {
+): CelProgram | CelCompileError {
   const id = (s: object) => {
     let n = schemaIds.get(s);
     if (n === undefined) {
@@ -362,30 +373,36 @@ export function typeCheckCel(
     return n;
   };
   const key = `${Object.entries(typed)
-    .map(([v, s]) => `${v}=${id(s)}`)
+    .map(([v, t]) => `${v}=${id(t.schema)}${t.resource ? "r" : ""}${t.declared ? "d" : ""}`)
     .join(",")};${dynVariables.join(",")}`;
-  let scope = typeCheckScopes.get(key);
+  let scope = typedVariableScopes.get(key);
   if (!scope) {
     const env = libraries.clone();
     const objects: ObjectFields = new Map();
     const typeNames = new Map<JSONSchemaProps, string>();
     const variables: Record<string, string> = {};
-    for (const [name, schema] of Object.entries(typed)) {
-      let t = typeNames.get(schema);
-      if (t === undefined) {
-        t = declareSchemaType(env, schema, `Type${typeNames.size}`, true, objects);
-        typeNames.set(schema, t);
+    for (const [name, t] of Object.entries(typed)) {
+      let typeName = typeNames.get(t.schema);
+      if (typeName === undefined) {
+        typeName = declareSchemaType(
+          env,
+          t.schema,
+          `Type${typeNames.size}`,
+          t.resource,
+          objects,
+          !t.declared,
+        );
+        typeNames.set(t.schema, typeName);
       }
-      env.registerVariable(name, t);
-      variables[name] = t;
+      env.registerVariable(name, typeName);
+      variables[name] = typeName;
     }
     for (const v of dynVariables) env.registerVariable(v, "dyn");
     scope = { env, programs: new Map(), typing: { variables, objects } };
     // Bounded as the other caches: schemas come from clients' CRDs.
-    if (typeCheckScopes.size >= 256)
-      typeCheckScopes.delete(typeCheckScopes.keys().next().value as string);
-    typeCheckScopes.set(key, scope);
+    if (typedVariableScopes.size >= 256)
+      typedVariableScopes.delete(typedVariableScopes.keys().next().value as string);
+    typedVariableScopes.set(key, scope);
   }
-  const p = compiled(scope, expr);
-  return p instanceof CelCompileError ? p : undefined;
+  return compiled(scope, expr);
 }

@@ -88,6 +88,7 @@ function declType(
   name: string,
   root: boolean,
   types: ObjectFields,
+  escapeNames = true,
 ): string | undefined {
   if (!schema) return undefined;
   if (isDyn(schema)) return "dyn";
@@ -101,13 +102,14 @@ function declType(
           `${name}.additionalProperties`,
           ap["x-kubernetes-embedded-resource"] === true,
           types,
+          escapeNames,
         );
         return value === undefined ? undefined : `map<string, ${value}>`;
       }
       const fields: Record<string, string> = {};
       const addMeta = root && !hasTypeAndObjectMeta(schema);
       for (const [k, child] of Object.entries(schema.properties ?? {})) {
-        const field = escapeProperty(k);
+        const field = escapeNames ? escapeProperty(k) : k;
         // A root without kube's own kind, apiVersion and metadata gets them instead.
         if (!field || (addMeta && RESOURCE_FIELDS.has(k))) continue;
         const t = declType(
@@ -116,6 +118,7 @@ function declType(
           `${name}.${field}`,
           child["x-kubernetes-embedded-resource"] === true,
           types,
+          escapeNames,
         );
         if (t !== undefined) fields[field] = t;
       }
@@ -147,6 +150,7 @@ function declType(
         `${name}.items`,
         items?.["x-kubernetes-embedded-resource"] === true,
         types,
+        escapeNames,
       );
       return item === undefined ? undefined : `list<${item}>`;
     }
@@ -175,7 +179,8 @@ function declType(
 
 /**
  * Registers the object types of `schema` in `env` under `name`; returns the CEL type of self
- * (dyn where kube would not expose the node: rules there see an untyped value).
+ * (dyn where kube would not expose the node: rules there see an untyped value). `escapeNames` false
+ * keeps property names as they are (kube's hand-declared types: `request.namespace`).
  */
 export function declareSchemaType(
   env: Environment,
@@ -183,9 +188,10 @@ export function declareSchemaType(
   name: string,
   root: boolean,
   types: ObjectFields = new Map(),
+  escapeNames = true,
 ): string {
   const embedded = schema?.["x-kubernetes-embedded-resource"] === true;
-  return declType(env, schema, name, root || embedded, types) ?? "dyn";
+  return declType(env, schema, name, root || embedded, types, escapeNames) ?? "dyn";
 }
 
 /** The typed environment's conversions of formatted strings (set by the environment). */

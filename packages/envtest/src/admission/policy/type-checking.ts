@@ -7,10 +7,10 @@
  * `<group/version, Kind=kind>: <cel-go's error>`. Kinds without a schema are skipped.
  */
 import { definitionName, expandSchema } from "@opgen/apimachinery/catalog";
-import { typeCheckCel } from "@opgen/apimachinery/cel";
+import { CelCompileError, compileCelTyped } from "@opgen/apimachinery/cel";
 import type { Registry } from "../../api/registry.js";
 import type { ResourceInfo, Schema } from "../../api/types.js";
-import { POLICY_VARIABLES } from "./evaluate.js";
+import { DECLARED } from "./declared-types.js";
 import type { PolicySpec } from "./source.js";
 
 const MAX_TYPES = 10;
@@ -97,13 +97,19 @@ export function typeCheck(registry: Registry, spec: PolicySpec): ExpressionWarni
     params = info ? schemaOf(info, (k.apiVersion ?? "").split("/").pop() ?? "") : undefined;
   }
   // params is declared only when its type is known, as kube's checker does.
-  const dyn = POLICY_VARIABLES.filter((v) => !["object", "oldObject", "params"].includes(v));
+  const dyn = ["authorizer", "variables"];
   const check = (expr: string) =>
     types
       .flatMap(({ gvk, schema }) => {
-        const typed = { object: schema, oldObject: schema, ...(params ? { params } : {}) };
-        const err = typeCheckCel(expr, typed, dyn);
-        return err ? [`${gvkString(gvk)}: ${err.detail}\n`] : [];
+        const object = { schema, resource: true };
+        const typed = {
+          ...DECLARED,
+          object,
+          oldObject: object,
+          ...(params ? { params: { schema: params, resource: true } } : {}),
+        };
+        const p = compileCelTyped(expr, typed, dyn);
+        return p instanceof CelCompileError ? [`${gvkString(gvk)}: ${p.detail}\n`] : [];
       })
       .join("\n");
   const warnings: ExpressionWarning[] = [];

@@ -2,16 +2,18 @@
  * ValidatingAdmissionPolicies and their bindings as kube-apiserver 1.32 defaults and validates
  * them on write (`pkg/apis/admissionregistration/v1/defaults.go`, `validation/validation.go`
  * ValidateValidatingAdmissionPolicy, ValidateValidatingAdmissionPolicyBinding): every
- * expression compiled in the policy's CEL environment (`params` only with a paramKind), a syntax
- * or type error refused as 422 with cel-go's text, and the resource rules checked as webhooks'.
- * Not checked here: the estimated cost of an expression against kube's static cost limit.
+ * expression compiled in the policy's CEL environment (`request` and `namespaceObject` typed as
+ * kube declares them, `object`, `oldObject` and `params` dyn, `params` only with a paramKind), a
+ * syntax or type error refused as 422 with cel-go's text, and the resource rules checked as
+ * webhooks'. As in kube, no estimated cost is checked here (the runtime limits apply).
  */
 import { ruleErrors } from "@opgen/apimachinery/admissionregistration";
-import { CelCompileError, compileCelWith } from "@opgen/apimachinery/cel";
+import { CelCompileError, compileCelTyped } from "@opgen/apimachinery/cel";
 import { isDNS1123Subdomain, isValidPathSegmentName } from "@opgen/apimachinery/names";
 import { labelSelectorErrors } from "@opgen/apimachinery/selectors";
 import { type FieldError, field, goStrings } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import { DECLARED } from "./declared-types.js";
 import { POLICY_VARIABLES } from "./evaluate.js";
 
 type Obj = JsonObject;
@@ -58,7 +60,12 @@ function expressionErrors(
   variables: readonly string[],
   types: string[],
 ): FieldError[] {
-  const program = compileCelWith(expr, variables);
+  // request and namespaceObject typed as kube declares them; object, oldObject, params dyn.
+  const program = compileCelTyped(
+    expr,
+    DECLARED,
+    variables.filter((v) => !(v in DECLARED)),
+  );
   if (program instanceof CelCompileError)
     return [field.invalid(path, expr, `compilation failed: ${program.detail}`)];
   if (types.length === 0 || program.type === "dyn" || types.includes(program.type)) return [];
