@@ -78,7 +78,9 @@ class Evaluator {
   private variable(name: string, expr: string): { value: unknown } | { error: string } {
     const program = compileCelWith(expr, POLICY_VARIABLES);
     if (program instanceof CelCompileError)
-      return { error: `composited variable "${name}" fails to compile: ${program.detail}` };
+      return {
+        error: `composited variable "${name}" fails to compile: compilation failed: ${program.detail}`,
+      };
     try {
       return { value: this.run(program) };
     } catch (e) {
