@@ -5,7 +5,7 @@
  * objects themselves. Each test scopes its policy to its own namespace: policies are cluster-wide.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../src/index.js";
+import { eventually, startTestEnv, type TestEnv } from "../src/index.js";
 import { api, kubectl } from "./helpers.js";
 
 let env: TestEnv;
@@ -786,5 +786,68 @@ describe("status", () => {
       "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/typo",
     );
     expect(fixed.body.status).toEqual({ observedGeneration: 2, typeChecking: {} });
+  });
+});
+
+describe("controllers", () => {
+  let sim: TestEnv;
+  beforeAll(async () => {
+    sim = await startTestEnv({ simulate: true });
+  });
+  afterAll(async () => {
+    await sim?.stop();
+  });
+
+  it("holds the simulated controllers' pod creates to policies, as kube-controller-manager's", async () => {
+    const ns = "vap-controllers";
+    expect((await kubectl(sim, ["create", "namespace", ns])).code).toBe(0);
+    const r = await kubectl(
+      sim,
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "List",
+        items: [
+          {
+            ...policy("team-label", ns, {}),
+            spec: {
+              matchConstraints: {
+                resourceRules: [
+                  {
+                    apiGroups: [""],
+                    apiVersions: ["v1"],
+                    operations: ["CREATE"],
+                    resources: ["pods"],
+                  },
+                ],
+                namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } },
+              },
+              validations: [
+                {
+                  expression: "has(object.metadata.labels) && 'team' in object.metadata.labels",
+                  message: "pods need a team label",
+                },
+              ],
+            },
+          },
+          binding("team-label", "team-label"),
+        ],
+      }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const created = await kubectl(sim, ["-n", ns, "create", "deployment", "web", "--image=nginx"]);
+    expect(created.code, created.stderr).toBe(0);
+    await eventually(async () => {
+      const rs = await kubectl(sim, ["-n", ns, "get", "rs", "-o", "json"]);
+      const [set] = JSON.parse(rs.stdout).items;
+      const failure = set?.status?.conditions?.find(
+        (c: { type: string }) => c.type === "ReplicaFailure",
+      );
+      expect(failure?.message).toMatch(
+        /^pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: ValidatingAdmissionPolicy 'team-label' with binding 'team-label' denied request: pods need a team label$/,
+      );
+    });
+    const pods = await kubectl(sim, ["-n", ns, "get", "pods", "-o", "name"]);
+    expect(pods.stdout).toBe("");
   });
 });
