@@ -53,6 +53,7 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
   if (opts.auth === "rbac") {
     features.rbac = authorizer;
     server.authorize = (a) => authorizer.authorize(a);
+    server.checkAccess = server.authorize;
     server.rest.hooks.push(
       new RbacEscalationCheck(authorizer, (user, message) => server.forbade?.(user, message)),
     );

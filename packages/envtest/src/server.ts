@@ -75,6 +75,11 @@ export class ApiServer {
   /** Hooks for fault injection and authorization, set by the environment. */
   before?: (attrs: Attributes) => Promise<void>;
   authorize?: (attrs: Attributes) => string | undefined;
+  /**
+   * The same decision for checks that refuse nothing by themselves (a policy's `authorizer`
+   * library): unlike `authorize`, never reported as a request's denial.
+   */
+  checkAccess?: (attrs: Attributes) => string | undefined;
   /** Told of each 403 a write gets past authorization (RBAC's escalation check), by user. */
   forbade?: (user: string, message: string) => void;
   apply?: HandlerDeps["apply"];
@@ -103,7 +108,7 @@ export class ApiServer {
     this.rest.driver = new WebhookAdmission(
       this.store,
       new WebhookSource(this.store),
-      new PolicyAdmission(this.store, this.registry, () => this.authorize),
+      new PolicyAdmission(this.store, this.registry, () => this.checkAccess ?? this.authorize),
     );
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
     this.controllers.push(new CrdController(this.store, this.registry, this.rest));

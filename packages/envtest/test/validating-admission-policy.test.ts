@@ -557,6 +557,39 @@ describe("authorizer", () => {
     ]);
     await run(["-n", "vap-authz", "create", "deployment", "a", "--image=x"]);
   });
+
+  it("does not count a policy's authorizer check as the checked identity's refused request", async () => {
+    // The account a policy asks about is an operator under test: its own requests were never
+    // refused, so its `forbidden` signal must stay quiet.
+    const operator = await rbac.serviceAccount({ namespace: "vap-quiet", name: "op" });
+    const check = `authorizer.serviceAccount('vap-quiet', 'op').group('apps').resource('deployments').namespace('vap-quiet').check('create')`;
+    const applied = await kubectl(
+      rbac,
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "List",
+        items: [
+          policy("op-may-create", "vap-quiet", {
+            validations: [{ expression: `${check}.allowed()`, message: "op may not create" }],
+          }),
+          binding("op-may-create", "op-may-create"),
+        ],
+      }),
+    );
+    expect(applied.code, applied.stderr).toBe(0);
+    const denied = await kubectl(rbac, [
+      "-n",
+      "vap-quiet",
+      "create",
+      "deployment",
+      "a",
+      "--image=x",
+    ]);
+    expect(denied.stderr).toContain("denied request: op may not create");
+    expect(operator.forbiddenRequests).toEqual([]);
+    expect(operator.forbidden.aborted).toBe(false);
+  });
 });
 
 describe("operations and matching", () => {
