@@ -73,7 +73,7 @@ export class FakeApi {
         const next = structuredClone(stored) as KubeObject & { status?: unknown };
         if (sub === "status") next.status = body.status;
         else if (req.method === "PUT") Object.assign(next, body, { status: next.status });
-        else mergePatch(next, body);
+        else mergePatch(next as Record<string, unknown>, body as Record<string, unknown>);
         next.metadata = { ...next.metadata, uid: stored.metadata?.uid, name };
         return this.commit(plural, key, next, "MODIFIED", dryRun) as T;
       }
@@ -185,7 +185,9 @@ export class FakeApi {
     return structuredClone(obj);
   }
 
-  private emit(plural: string, event: WatchEvent): void {
+  private emit(plural: string, e: { type: WatchEvent["type"]; object: KubeObject }): void {
+    // A watch event carries a plain JSON object; KubeObject has no index signature.
+    const event = e as unknown as WatchEvent;
     if (this.hold) this.pending.push({ plural, event });
     else this.send(plural, event);
   }
