@@ -12,7 +12,7 @@ import type { JsonObject, KubeObject } from "../api/types.js";
 import type { Store } from "../store/store.js";
 import { modify } from "../store/writes.js";
 import type { EventRecorder } from "./event-recorder.js";
-import type { SystemClient } from "./workloads.js";
+import type { SystemClient } from "./workload-helpers.js";
 
 /** The event source each controller records as. */
 export const COMPONENT: Record<string, string> = {

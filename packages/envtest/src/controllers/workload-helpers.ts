@@ -81,3 +81,21 @@ export function templateLabels(o: KubeObject): Record<string, string> {
   const t = (spec(o).template ?? {}) as { metadata?: { labels?: Record<string, string> } };
   return t.metadata?.labels ?? {};
 }
+
+/** What the controllers need from the server: create and delete as the system. */
+export interface SystemClient {
+  /** A create with no admission webhooks (events). */
+  create(group: string, version: string, resource: string, obj: KubeObject): KubeObject;
+  /**
+   * A create as `controller`'s service account through the whole admission chain, webhooks
+   * included, as kube-controller-manager's creates of pods and ReplicaSets go.
+   */
+  createAs?(
+    controller: string,
+    group: string,
+    version: string,
+    resource: string,
+    obj: KubeObject,
+  ): Promise<KubeObject>;
+  delete(group: string, resource: string, obj: KubeObject): void;
+}

@@ -30,30 +30,13 @@ import {
   ownedBy,
   replicasOf,
   revisionOf,
+  type SystemClient,
   spec,
   templateHash,
   templateLabels,
 } from "./workload-helpers.js";
 
-export { isPodReady, templateHash } from "./workload-helpers.js";
-
-/** What the controllers need from the server: create and delete as the system. */
-export interface SystemClient {
-  /** A create with no admission webhooks (events). */
-  create(group: string, version: string, resource: string, obj: KubeObject): KubeObject;
-  /**
-   * A create as `controller`'s service account through the whole admission chain, webhooks
-   * included, as kube-controller-manager's creates of pods and ReplicaSets go.
-   */
-  createAs?(
-    controller: string,
-    group: string,
-    version: string,
-    resource: string,
-    obj: KubeObject,
-  ): Promise<KubeObject>;
-  delete(group: string, resource: string, obj: KubeObject): void;
-}
+export { isPodReady, type SystemClient, templateHash } from "./workload-helpers.js";
 
 const buckets = {
   deployments: "apps/deployments",
