@@ -3,6 +3,7 @@
  * verbs, admission, controllers and the HTTPS front, plus its lifecycle (listen, stop, restart
  * on the same port with state kept). No global state: any number can run in one process.
  */
+
 import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
 import { errors } from "@opgen/apimachinery/status";
@@ -15,6 +16,7 @@ import { deepClone, type KubeObject } from "./api/types.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
+import { controllerUser } from "./controllers/controller-identity.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { CsrSigningController } from "./controllers/csr-signer.js";
 import { DisruptionController } from "./controllers/disruption.js";
@@ -286,14 +288,7 @@ export class ApiServer {
       version: found.version,
       ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
       query: new URLSearchParams(),
-      user: {
-        name: `system:serviceaccount:kube-system:${controller}`,
-        groups: [
-          "system:serviceaccounts",
-          "system:serviceaccounts:kube-system",
-          "system:authenticated",
-        ],
-      },
+      user: controllerUser(controller),
       manager: "kube-controller-manager",
       warnings: [],
       readOnlyResult: true,

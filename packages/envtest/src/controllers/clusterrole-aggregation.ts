@@ -8,6 +8,7 @@
  * event re-syncs every aggregating role (upstream does the same: the set is small and the
  * dependency graph unknown).
  */
+
 import { deepEqual } from "@opgen/apimachinery/schema";
 import { type LabelSelectorObject, labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { bucketKey, type Registry } from "../api/registry.js";
@@ -15,6 +16,7 @@ import type { JsonObject, KubeObject } from "../api/types.js";
 import type { ApplyFn } from "../http/patch.js";
 import type { RequestScope } from "../rest/scope.js";
 import type { Store } from "../store/store.js";
+import { controllerUser } from "./controller-identity.js";
 
 const GROUP = "rbac.authorization.k8s.io";
 const CLUSTER_ROLES = bucketKey(GROUP, "clusterroles");
@@ -159,14 +161,7 @@ export class ClusterRoleAggregationController {
       version: found.version,
       name,
       query: new URLSearchParams({ fieldManager: AGGREGATION_MANAGER, force: "true" }),
-      user: {
-        name: "system:serviceaccount:kube-system:clusterrole-aggregation-controller",
-        groups: [
-          "system:serviceaccounts",
-          "system:serviceaccounts:kube-system",
-          "system:authenticated",
-        ],
-      },
+      user: controllerUser("clusterrole-aggregation-controller"),
       manager: AGGREGATION_MANAGER,
       warnings: [],
     };

@@ -9,7 +9,7 @@
  * admission, validation and managedFields see what they see on a cluster. Requests for any other
  * signer (legacy-unknown included) are left to their own signer.
  */
-import { ApiError } from "@opgen/apimachinery/status";
+
 import { nowTime } from "../api/meta.js";
 import { bucketKey, type Registry } from "../api/registry.js";
 import { deepClone, type JsonObject, type KubeObject, objectAt } from "../api/types.js";
@@ -21,8 +21,8 @@ import {
   subjectValues,
 } from "../registry/certificates/pkcs10.js";
 import type { ObjectRest } from "../rest/objects.js";
-import type { RequestScope } from "../rest/scope.js";
 import type { Store } from "../store/store.js";
+import { writeStatus } from "./controller-identity.js";
 
 const BUCKET = bucketKey("certificates.k8s.io", "certificatesigningrequests");
 
@@ -193,29 +193,18 @@ export class CsrSigningController {
     await this.updateStatus(next);
   }
 
-  private async updateStatus(obj: KubeObject): Promise<void> {
-    const found = this.registry.lookup("certificates.k8s.io", "v1", "certificatesigningrequests");
-    if (!found) return;
-    const scope: RequestScope = {
-      info: found.info,
-      version: found.version,
-      name: obj.metadata?.name ?? "",
-      subresource: "status",
-      query: new URLSearchParams(),
+  private updateStatus(obj: KubeObject): Promise<void> {
+    return writeStatus(
+      { rest: this.rest, registry: this.registry },
+      { group: "certificates.k8s.io", version: "v1", resource: "certificatesigningrequests" },
+      obj,
       // kube grants the certificate controller `sign` on these signers through its bootstrap
       // role, which envtest's RBAC does not carry: system:masters stands in for it.
-      user: {
+      {
         name: "system:kube-controller-manager",
         groups: ["system:masters", "system:authenticated"],
       },
-      manager: "kube-controller-manager",
-      warnings: [],
-      readOnlyResult: true,
-    };
-    try {
-      await this.rest.updateAsync(scope, obj);
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-    }
+      "kube-controller-manager",
+    );
   }
 }

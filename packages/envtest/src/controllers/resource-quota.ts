@@ -6,15 +6,15 @@
  * no evaluator can compute keeps its last observation. Pods whose deletion is overdue by their
  * grace period stop being charged at that moment, so the namespace is synced again then.
  */
-import { ApiError } from "@opgen/apimachinery/status";
+
 import type { Registry } from "../api/registry.js";
 import { deepClone, deepEqual, type KubeObject, objectAt } from "../api/types.js";
 import type { ObjectRest } from "../rest/objects.js";
 import { isIgnored } from "../rest/quota/evaluators.js";
 import { equals, mask, resourceList, toJson } from "../rest/quota/resource-list.js";
 import { calculateUsage, hardOf, QUOTAS, quotable, type Served } from "../rest/quota/usage.js";
-import type { RequestScope } from "../rest/scope.js";
 import type { Store } from "../store/store.js";
+import { controllerUser, writeStatus } from "./controller-identity.js";
 import { NamespaceQueue } from "./namespace-queue.js";
 
 const PODS = "/pods";
@@ -78,34 +78,14 @@ export class ResourceQuotaController {
     await this.updateStatus(next);
   }
 
-  private async updateStatus(obj: KubeObject): Promise<void> {
-    const found = this.registry.lookup("", "v1", "resourcequotas");
-    if (!found) return;
-    const scope: RequestScope = {
-      info: found.info,
-      version: found.version,
-      namespace: obj.metadata?.namespace ?? "",
-      name: obj.metadata?.name ?? "",
-      subresource: "status",
-      query: new URLSearchParams(),
-      user: {
-        name: "system:serviceaccount:kube-system:resourcequota-controller",
-        groups: [
-          "system:serviceaccounts",
-          "system:serviceaccounts:kube-system",
-          "system:authenticated",
-        ],
-      },
-      manager: "kube-controller-manager",
-      warnings: [],
-      readOnlyResult: true,
-    };
-    try {
-      await this.rest.updateAsync(scope, obj);
-    } catch (e) {
-      // A conflict means the quota changed meanwhile: its event has queued another sync.
-      if (!(e instanceof ApiError)) throw e;
-    }
+  private updateStatus(obj: KubeObject): Promise<void> {
+    return writeStatus(
+      { rest: this.rest, registry: this.registry },
+      { group: "", version: "v1", resource: "resourcequotas" },
+      obj,
+      controllerUser("resourcequota-controller"),
+      "kube-controller-manager",
+    );
   }
 
   /** Syncs the namespace again when the next terminating pod stops being charged. */

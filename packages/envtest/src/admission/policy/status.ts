@@ -6,11 +6,11 @@
  * warnings of its expressions (type-checking.ts). kube applies the status (server-side apply,
  * forced); this writes it with an update, so its managedFields entry says Update.
  */
-import { ApiError } from "@opgen/apimachinery/status";
+
 import { bucketKey, type Registry } from "../../api/registry.js";
 import { deepClone, isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import { controllerUser, writeStatus } from "../../controllers/controller-identity.js";
 import type { ObjectRest } from "../../rest/objects.js";
-import type { RequestScope } from "../../rest/scope.js";
 import type { Store } from "../../store/store.js";
 import { GROUP, policySpec } from "./source.js";
 import { typeCheck } from "./type-checking.js";
@@ -71,29 +71,12 @@ export class PolicyStatusController {
       observedGeneration: policy.metadata?.generation ?? 0,
       typeChecking: warnings.length ? { expressionWarnings: warnings } : {},
     };
-    const scope: RequestScope = {
-      info: found.info,
-      version: found.version,
-      name,
-      subresource: "status",
-      query: new URLSearchParams(),
-      user: {
-        name: "system:serviceaccount:kube-system:validatingadmissionpolicy-status-controller",
-        groups: [
-          "system:serviceaccounts",
-          "system:serviceaccounts:kube-system",
-          "system:authenticated",
-        ],
-      },
-      manager: MANAGER,
-      warnings: [],
-      readOnlyResult: true,
-    };
-    try {
-      await this.rest.updateAsync(scope, next);
-    } catch (e) {
-      // A conflict or a deletion meanwhile: the policy's next event queues it again.
-      if (!(e instanceof ApiError)) throw e;
-    }
+    await writeStatus(
+      { rest: this.rest, registry: this.registry },
+      { group: GROUP, version: "v1", resource: RESOURCE },
+      next,
+      controllerUser("validatingadmissionpolicy-status-controller"),
+      MANAGER,
+    );
   }
 }
