@@ -12,9 +12,9 @@ import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { CLI, runCli, snapshot, tempDir } from "../helpers/cli.js";
-import { SHARED_DIR } from "../helpers/shared.js";
+import { WEBHOOK_FIXTURES } from "../helpers/fixtures.js";
 
-const KB = join(SHARED_DIR, "fixtures", "webhook", "kubebuilder");
+const KB = join(WEBHOOK_FIXTURES, "kubebuilder");
 const fixture = (path: string) => readFileSync(join(KB, path), "utf8");
 
 function expectOneLineFailure(

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli, tempDir } from "../helpers/cli.js";
-import { CONTROLLER_GEN_FIXTURES } from "../helpers/shared.js";
+import { CONTROLLER_GEN_FIXTURES } from "../helpers/fixtures.js";
 
 async function startEnvtest(dir: string, args: string[]) {
   const proc = execa("node", [CLI, "envtest", ...args], { cwd: dir, all: true, reject: false });

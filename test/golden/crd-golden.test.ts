@@ -1,6 +1,6 @@
 /**
  * Golden tests: TypeScript equivalents of controller-gen's test inputs (test/golden/crd/<case>)
- * must give the CRDs controller-gen printed (shared/fixtures/controller-gen/crd), byte for byte.
+ * must give the CRDs controller-gen printed (test/fixtures/controller-gen/crd), byte for byte.
  * The generator is given controller-gen's version annotation so the bytes can match.
  */
 import { readFileSync } from "node:fs";
@@ -8,12 +8,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { generateCrds } from "../../src/generators/crd/index.js";
+import { CONTROLLER_GEN_FIXTURES, FIXTURES_DIR } from "../helpers/fixtures.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: generated CRDs are walked by key in assertions
 type Loose = any;
 
 const CASES = join(import.meta.dirname, "crd");
-const FIXTURES = join(import.meta.dirname, "../../../shared/fixtures/controller-gen/crd");
+const FIXTURES = join(CONTROLLER_GEN_FIXTURES, "crd");
 const controllerGen = { key: "controller-gen.kubebuilder.io/version", value: "(devel)" };
 
 async function generate(name: string, extra: { maxDescLen?: number } = {}) {
@@ -103,10 +104,9 @@ describe("seed 001: MyApp", () => {
   // comparison is line by line with leading spaces removed, which still pins key order, quoting
   // and where long lines fold; where we write a multi-line `|-` description, the seed's (folded)
   // text must equal its first line.
-  const seed = readFileSync(
-    join(FIXTURES, "../../../seeds/001_b8fe5b676b5c7c8e.txt"),
-    "utf8",
-  ).split("\n");
+  const seed = readFileSync(join(FIXTURES_DIR, "seed-001", "example.com_myapps.txt"), "utf8").split(
+    "\n",
+  );
   const start = seed.indexOf("apiVersion: apiextensions.k8s.io/v1");
   const expected = seed.slice(start, seed.indexOf("status: {}", start) + 1);
   const isKeyOrItem = (l: string) => /^[A-Za-z0-9-]+:( |$)|^- /.test(l);

@@ -12,7 +12,7 @@ import { planCreateApi } from "../../src/generators/scaffold/api-plan.js";
 import { resolveDependencySpecs } from "../../src/generators/scaffold/context.js";
 import { planInit } from "../../src/generators/scaffold/init-plan.js";
 import { readProject } from "../../src/project/project-file.js";
-import { CONTROLLER_GEN_FIXTURES } from "../helpers/shared.js";
+import { CONTROLLER_GEN_FIXTURES } from "../helpers/fixtures.js";
 
 const CASES = join(import.meta.dirname, "rbac");
 

@@ -1,6 +1,6 @@
 /**
  * Golden webhook manifests: each case under test/golden/webhook/ is a project whose `src/` holds
- * the markers of one controller-gen fixture (shared/fixtures/webhook/), translated to opgen's
+ * the markers of one controller-gen fixture (test/fixtures/webhook/), translated to opgen's
  * JSDoc form (or kept in the controller-gen spelling, which opgen accepts verbatim), and opgen's
  * `config/webhook/manifests.yaml` is compared with the fixture's.
  *
@@ -25,10 +25,10 @@ import { formatDiagnostic } from "../../src/source/diagnostics.js";
 import { listSourceFiles } from "../../src/source/project-files.js";
 import { ProjectSources } from "../../src/source/project-sources.js";
 import { toYamlDocuments } from "../../src/util/yaml.js";
-import { SHARED_DIR } from "../helpers/shared.js";
+import { WEBHOOK_FIXTURES } from "../helpers/fixtures.js";
 
 const CASES = join(import.meta.dirname, "webhook");
-const FIXTURES = join(SHARED_DIR, "fixtures", "webhook");
+const FIXTURES = WEBHOOK_FIXTURES;
 
 const fixture = (path: string) => readFileSync(join(FIXTURES, path), "utf8");
 const parsed = (yaml: string) => parseAllDocuments(yaml).map((d) => d.toJS());

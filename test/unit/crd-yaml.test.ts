@@ -5,8 +5,9 @@ import { parseAllDocuments } from "yaml";
 import { compareKeys } from "../../src/util/yaml/key-order.js";
 import { resolvesToNonString } from "../../src/util/yaml/scalar-resolve.js";
 import { formatNumber, toYaml, toYamlDocuments } from "../../src/util/yaml.js";
+import { CONTROLLER_GEN_FIXTURES } from "../helpers/fixtures.js";
 
-const FIXTURES = join(import.meta.dirname, "../../../shared/fixtures/controller-gen");
+const FIXTURES = CONTROLLER_GEN_FIXTURES;
 const fixtureFiles = [
   ...readdirSync(join(FIXTURES, "crd")).map((f) => join(FIXTURES, "crd", f)),
   join(FIXTURES, "rbac/role.yaml"),

@@ -9,7 +9,7 @@ import { parseAllDocuments } from "yaml";
 import { normalizeRules } from "../../src/generators/rbac/normalize.js";
 import { generateRoles, splitPerResource } from "../../src/generators/rbac/roles.js";
 import type { RbacRule } from "../../src/generators/rbac/rule.js";
-import { CONTROLLER_GEN_FIXTURES } from "../helpers/shared.js";
+import { CONTROLLER_GEN_FIXTURES } from "../helpers/fixtures.js";
 
 const FIXTURES = join(CONTROLLER_GEN_FIXTURES, "rbac");
 

@@ -12,10 +12,10 @@ import {
   enableCrdConversionPatch,
   enableWebhookDefaults,
 } from "../../src/generators/scaffold/webhook-kustomize-edit.js";
-import { SHARED_DIR } from "../helpers/shared.js";
+import { WEBHOOK_FIXTURES } from "../helpers/fixtures.js";
 
-// Kubebuilder's scaffold before and after `create webhook` (shared/fixtures/webhook/SOURCES.md).
-const FIXTURES = join(SHARED_DIR, "fixtures", "webhook", "kubebuilder");
+// Kubebuilder's scaffold before and after `create webhook` (test/fixtures/webhook/SOURCES.md).
+const FIXTURES = join(WEBHOOK_FIXTURES, "kubebuilder");
 const fixture = (path: string) => readFileSync(join(FIXTURES, path), "utf8");
 const KB = "+kubebuilder:scaffold:";
 

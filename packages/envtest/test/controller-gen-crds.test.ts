@@ -1,5 +1,5 @@
-// controller-gen's golden CRDs (shared/fixtures/controller-gen/crd) install on envtest as on a
-// real cluster: every kind becomes Established, and the group-less one is rejected.
+// controller-gen's golden CRDs (the repository's test/fixtures/controller-gen/crd) install on
+// envtest as on a real cluster: every kind becomes Established, and the group-less one is rejected.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { eventually, startTestEnv, type TestEnv } from "../src/index.js";
 import { api } from "./helpers.js";
 
-const dir = join(import.meta.dirname, "../../../../shared/fixtures/controller-gen/crd");
+const dir = join(import.meta.dirname, "../../../test/fixtures/controller-gen/crd");
 const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
 let env: TestEnv;

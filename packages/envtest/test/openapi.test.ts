@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
 import { api, fixtures, kubectl } from "./helpers.js";
 
+// The upstream API data kept in the repository (reference/kubernetes/README.md names its sources).
 const reference = resolve(
   process.env.OPGEN_K8S_REFERENCE ??
-    join(import.meta.dirname, "..", "..", "..", "..", "shared", "reference", "kubernetes"),
+    join(import.meta.dirname, "..", "..", "..", "reference", "kubernetes"),
 );
 
 let env: TestEnv;
@@ -57,7 +58,7 @@ const gadgetCrd = {
 
 describe("/openapi/v2", () => {
   it("publishes the built-in definitions exactly as kube-apiserver 1.32 does", async () => {
-    const swagger = JSON.parse(readFileSync(join(reference, "swagger-1.32.json"), "utf8"));
+    const swagger = JSON.parse(readFileSync(join(reference, "1.32", "swagger.json"), "utf8"));
     const r = await api(env, "GET", "/openapi/v2");
     expect(r.status).toBe(200);
     expect(r.headers["content-type"]).toBe("application/json");
