@@ -33,6 +33,21 @@ interface Lagging {
   close(): void;
 }
 
+/**
+ * The JSON line of the last event each object was sent in. Watchers of one resource are sent the
+ * same stored object, which is never changed once committed, so it is serialized once for all of
+ * them, as kube-apiserver's watch cache does (`cachingObject`); rendered objects are new each time.
+ */
+const eventLines = new WeakMap<KubeObject, { type: string; line: string }>();
+
+function jsonEventLine(type: string, object: KubeObject): string {
+  const cached = eventLines.get(object);
+  if (cached?.type === type) return cached.line;
+  const line = `${JSON.stringify({ type, object })}\n`;
+  eventLines.set(object, { type, line });
+  return line;
+}
+
 // Per server (keyed by its set of watches), the watches seen lagging at their last write.
 const laggingByServer = new WeakMap<object, Set<Lagging>>();
 
@@ -143,9 +158,7 @@ export function serveWatch(
   const sink: WatchSink = {
     send(type, object) {
       if (ended) return;
-      res.write(
-        (protobuf && encodeWatchFrame(type, object)) || `${JSON.stringify({ type, object })}\n`,
-      );
+      res.write((protobuf && encodeWatchFrame(type, object)) || jsonEventLine(type, object));
       if (res.writableLength > MAX_WATCH_BUFFER) drop();
       else if (res.writableLength > LAGGING) {
         lagging.add(self);
