@@ -23,6 +23,8 @@ export interface CertPurpose {
   server: string;
   /** e.g. "--metrics-cert-path, --metrics-cert-name and --metrics-cert-key". */
   flags: string;
+  /** What to do when a file does not exist (default: check the flags). */
+  missing?: string;
 }
 
 const defaultPurpose: CertPurpose = {
@@ -49,8 +51,14 @@ export function readCertPair(
   try {
     pair = { cert: readFileSync(certPath), key: readFileSync(keyPath) };
   } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ENOENT" && purpose.missing) {
+      throw new Error(
+        `the ${purpose.server} certificate ${e.path} does not exist: ${purpose.missing}`,
+      );
+    }
     throw new Error(
-      `cannot read the ${purpose.server} certificate: ${(err as Error).message}; check ${purpose.flags}`,
+      `cannot read the ${purpose.server} certificate: ${e.message}; check ${purpose.flags}`,
     );
   }
   try {

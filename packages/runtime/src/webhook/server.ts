@@ -229,6 +229,10 @@ export class WebhookServer {
           server: "webhook",
           flags:
             "--webhook-cert-path, --webhook-cert-name and --webhook-cert-key (opgen dev and startTestEnv({ webhooks }) provide certificates; ENABLE_WEBHOOKS=false runs the operator without webhooks)",
+          // The two ways out, as Kubebuilder's docs give them: cert-manager in a cluster, no
+          // webhooks when running locally (`make run ENABLE_WEBHOOKS=false`).
+          missing:
+            "in a cluster, cert-manager issues it into that folder (config/default with its [CERTMANAGER] parts, npm run deploy); outside a cluster, start the operator with ENABLE_WEBHOOKS=false (opgen dev serves the webhooks with a certificate of its own) or point --webhook-cert-path at a folder with tls.crt and tls.key",
         },
         onChange: (next) => server.setSecureContext({ ...base, ...next }),
       },

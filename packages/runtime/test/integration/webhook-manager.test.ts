@@ -236,7 +236,7 @@ describe("the manager's webhook server", () => {
     }
   });
 
-  it("fails start with one line naming the flags when a webhook has no certificate", async () => {
+  it("fails start with one line naming the missing file and the ways out when a webhook has no certificate", async () => {
     const mgr = newManager(env, {
       webhookServer: {
         host: "127.0.0.1",
@@ -248,7 +248,7 @@ describe("the manager's webhook server", () => {
       .withDefaulter({ default() {} })
       .complete();
     await expect(mgr.start(new AbortController().signal)).rejects.toThrow(
-      /^cannot read the webhook certificate: ENOENT.*tls\.crt.*; check --webhook-cert-path/,
+      /^the webhook certificate \S+\/tls\.crt does not exist: in a cluster, cert-manager issues it into that folder \(.*\); outside a cluster, start the operator with ENABLE_WEBHOOKS=false \(.*\) or point --webhook-cert-path at a folder with tls\.crt and tls\.key$/,
     );
   });
 });

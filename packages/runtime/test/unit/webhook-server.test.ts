@@ -993,7 +993,7 @@ describe("server", () => {
     await expect(Promise.resolve().then(check)).rejects.toThrow(/webhook server is not reachable/);
   });
 
-  it("fails start with one line naming the flags when the certificate is missing", async () => {
+  it("fails start with one line naming the missing file and the ways out when the certificate is missing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "opgen-webhook-empty-"));
     dirs.push(dir);
     const server = new WebhookServer(
@@ -1002,7 +1002,22 @@ describe("server", () => {
     );
     withWebhooks(server);
     await expect(server.start()).rejects.toThrow(
-      /^cannot read the webhook certificate: ENOENT.*tls\.crt.*; check --webhook-cert-path, --webhook-cert-name and --webhook-cert-key/,
+      /^the webhook certificate \S+\/tls\.crt does not exist: in a cluster, cert-manager issues it into that folder \(.*\); outside a cluster, start the operator with ENABLE_WEBHOOKS=false \(.*\) or point --webhook-cert-path at a folder with tls\.crt and tls\.key$/,
     );
+  });
+
+  it("names the key when only the key is missing", async () => {
+    const { dir } = certDir();
+    rmSync(join(dir, "tls.key"));
+    const server = new WebhookServer(
+      { host: "127.0.0.1", port: 0, certDir: dir },
+      { log: nullLogger },
+    );
+    withWebhooks(server);
+    const error = await server.start().catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      new RegExp(`^the webhook certificate ${join(dir, "tls.key")} does not exist: in a cluster`),
+    );
+    expect((error as Error).message).not.toContain("\n");
   });
 });
