@@ -1,13 +1,14 @@
 /**
  * Webhooks under `opgen dev`, the local loop without cert-manager: what the project serves
- * (config/webhook's configurations, config/crd/patches' conversion patches, PROJECT's `webhooks:`),
- * the operator flags that point its webhook server at the certificate @opgen/envtest minted, and
- * the wait for that server to answer, so `opgen dev` can say when webhooks are ready.
+ * (config/webhook's configurations, config/crd/patches' conversion patches, PROJECT's `webhooks:`)
+ * and the paths they call, and the operator flags that point its webhook server at the certificate
+ * @opgen/envtest minted. The calls reach it through opgen dev's relay (webhook-relay.ts).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ProjectConfig } from "../project/project-file.js";
 import { CliError } from "../util/errors.js";
+import type { WebhookEndpoint } from "./webhook-readiness.js";
 
 /** What `opgen dev` does about webhooks. */
 export type DevWebhooks =
@@ -22,6 +23,8 @@ export type DevWebhooks =
       configurations: string[];
       /** Names of the CRDs converted through the operator's /convert. */
       conversions: string[];
+      /** The paths those call on the operator's webhook server. */
+      endpoints: WebhookEndpoint[];
     };
 
 const MANIFESTS = "config/webhook/manifests.yaml";
@@ -53,17 +56,63 @@ export async function findDevWebhooks(
     ...(hasPatches ? [patchesDir] : []),
   ];
   const { readConversionPatches, readWebhookManifests } = await import("@opgen/envtest");
-  let configurations: string[];
-  let conversions: string[];
   try {
-    configurations = readWebhookManifests(paths).map((o) => `${o.metadata?.name}`);
-    conversions = [...readConversionPatches(paths).keys()];
+    const manifests = readWebhookManifests(paths);
+    const patches = readConversionPatches(paths);
+    return {
+      mode: "on",
+      paths,
+      configurations: manifests.map((o) => `${o.metadata?.name}`),
+      conversions: [...patches.keys()],
+      endpoints: endpointsOf(manifests, patches),
+    };
   } catch (e) {
     throw new CliError(
       `cannot read the webhook manifests: ${firstLine(e)}; fix the file (or run opgen manifests) and run opgen dev again`,
     );
   }
-  return { mode: "on", paths, configurations, conversions };
+}
+
+type Manifest = { metadata?: { name?: string }; webhooks?: unknown };
+
+/**
+ * The path each webhook and conversion calls, as envtest rewrites their clientConfig for local
+ * serving: a service's path, a URL's path, else `/` (admission) or `/convert` (conversion).
+ */
+function endpointsOf(
+  manifests: readonly Manifest[],
+  patches: ReadonlyMap<string, Record<string, unknown>>,
+): WebhookEndpoint[] {
+  const out = new Map<string, WebhookEndpoint>();
+  const add = (clientConfig: unknown, fallback: string, what: string) => {
+    const path = pathOf(clientConfig, fallback);
+    if (!out.has(path)) out.set(path, { path, what });
+  };
+  for (const m of manifests) {
+    for (const hook of Array.isArray(m.webhooks) ? m.webhooks : []) {
+      const h = (hook ?? {}) as { name?: unknown; clientConfig?: unknown };
+      add(h.clientConfig, "/", String(h.name ?? m.metadata?.name));
+    }
+  }
+  for (const [crd, conversion] of patches) {
+    const webhook = (conversion.webhook ?? {}) as { clientConfig?: unknown };
+    if (conversion.strategy === "Webhook")
+      add(webhook.clientConfig, "/convert", `conversion of ${crd}`);
+  }
+  return [...out.values()];
+}
+
+function pathOf(clientConfig: unknown, fallback: string): string {
+  const c = (clientConfig ?? {}) as { service?: { path?: unknown }; url?: unknown };
+  if (c.service) return typeof c.service.path === "string" && c.service.path ? c.service.path : "/";
+  if (typeof c.url === "string") {
+    try {
+      return new URL(c.url).pathname;
+    } catch {
+      return fallback;
+    }
+  }
+  return fallback;
 }
 
 /**
@@ -96,57 +145,6 @@ export function webhooksReadyLine(
     ...webhooks.conversions.map((crd) => `conversion of ${crd}`),
   ];
   return `webhooks ready at ${url}${what.length > 0 ? ` (${what.join(", ")})` : ""}\n`;
-}
-
-export interface ServingEndpoint {
-  host: string;
-  port: number;
-  caBundle: Buffer;
-  url(path: string): string;
-}
-
-/**
- * Resolves true once the webhook server completes a TLS handshake trusting the CA, false when
- * `timeoutMs` passes or `signal` aborts first. Short dials (envtest's waitForWebhookServer), so
- * nothing keeps opgen dev alive for long after an abort.
- */
-export async function webhookServerAnswers(
-  serving: ServingEndpoint,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const { waitForWebhookServer } = await import("@opgen/envtest");
-  const deadline = Date.now() + timeoutMs;
-  while (!signal.aborted && Date.now() < deadline) {
-    try {
-      await waitForWebhookServer(serving, 250);
-      return true;
-    } catch {
-      // not listening yet: dial again until the deadline
-    }
-  }
-  return false;
-}
-
-/**
- * Prints the ready line once the operator's webhook server answers, or one line saying it does not
- * after `timeoutMs` (opgen dev keeps running: the operator may still be starting, and its log
- * says why); nothing once `signal` aborts (opgen dev is stopping).
- */
-export async function announceWebhooksWhenServed(
-  serving: ServingEndpoint,
-  webhooks: { configurations: string[]; conversions: string[] },
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<void> {
-  const up = await webhookServerAnswers(serving, timeoutMs, signal);
-  if (signal.aborted) return;
-  const url = serving.url("/").replace(/\/$/, "");
-  if (up) process.stdout.write(webhooksReadyLine(url, webhooks));
-  else
-    process.stderr.write(
-      `opgen: the operator's webhook server does not answer at ${url} after ${timeoutMs / 1000} s, so webhook calls fail: call the setup<Kind>WebhookWithManager(mgr) functions in src/main.ts and see the operator's log above\n`,
-    );
 }
 
 function firstLine(e: unknown): string {

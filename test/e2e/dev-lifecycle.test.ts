@@ -176,7 +176,7 @@ describe("opgen dev lifecycle", () => {
       );
       expect(result.exitCode).toBe(1);
       expect(result.stderr.trim()).toBe(
-        `opgen: envtest failed to start: cannot write the kubeconfig ${join(dir, "missing/kc.yaml")}: its folder does not exist; choose another path`,
+        `opgen: cannot write the kubeconfig ${join(dir, "missing/kc.yaml")}: its folder does not exist; choose another --kubeconfig`,
       );
     });
 

@@ -1,10 +1,11 @@
 /**
  * `opgen dev` reloads: a change under src/ rebuilds the project, applies the regenerated CRDs and
- * restarts the operator; a failed build keeps the running operator. The project's build is a
- * copy of src/main.js to dist/ (so no npm install), its operator the scaffolded main.ts on the
- * built runtime, and a CRD file the build rewrites from src/crd.yaml as `opgen manifests` would.
+ * restarts the operator; a failed build keeps the running operator; a webhook call made while the
+ * operator restarts waits for the new process. The project's build is a copy of src/main.js to
+ * dist/ (so no npm install), its operator the scaffolded main.ts on the built runtime, and a CRD
+ * file the build rewrites from src/crd.yaml as `opgen manifests` would.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -48,6 +49,38 @@ mkdirSync("dist", { recursive: true });
 writeFileSync("dist/main.js", src);
 mkdirSync("config/crd/bases", { recursive: true });
 writeFileSync("config/crd/bases/gizmos.yaml", readFileSync("src/crd.yaml", "utf8"));
+`;
+
+/** Gizmos get the label served=v<version> from a defaulting webhook of the operator. */
+const MUTATING = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: { name: gizmo-defaulter }
+webhooks:
+  - name: mgizmo.dev.example.com
+    clientConfig:
+      service: { name: webhook-service, namespace: system, path: /mutate-dev-example-com-v1-gizmo }
+    rules:
+      - { apiGroups: [dev.example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [gizmos] }
+    admissionReviewVersions: [v1]
+    sideEffects: None
+    failurePolicy: Fail
+`;
+
+/**
+ * An operator serving that webhook. With \`gate\`, the new process says it started (the file
+ * gate-waiting) and waits for the file gate-open before its manager starts, so the test knows
+ * when it runs but does not listen yet. No metrics server: the webhook server listens at once.
+ */
+const webhookMain = (version: string, gate = false) => `
+const { createManager, defineKind, managerOptionsFromArgs, setupSignalHandler, webhookFor } = await import(${JSON.stringify(RUNTIME)});
+const { existsSync, writeFileSync } = await import("node:fs");
+const Gizmo = defineKind({ group: "dev.example.com", version: "v1", kind: "Gizmo", plural: "gizmos", namespaced: true });
+const mgr = createManager({ ...managerOptionsFromArgs(process.argv.slice(2)), metricsBindAddress: "0", leaderElectionId: "dev-reload-webhooks" });
+webhookFor(mgr, Gizmo).withDefaulter({
+  default(ctx, obj) { obj.metadata = { ...obj.metadata, labels: { ...obj.metadata?.labels, served: "v${version}" } }; },
+}).complete();
+${gate ? 'writeFileSync("gate-waiting", String(process.pid));\nwhile (!existsSync("gate-open")) await new Promise((r) => setTimeout(r, 20));' : ""}
+await mgr.start(setupSignalHandler());
 `;
 
 function project(): string {
@@ -106,6 +139,60 @@ describe("opgen dev reload", () => {
     await waitFor(/opgen: npm run build failed: the running operator keeps running/, mark);
     expect(dev.output().slice(mark)).not.toMatch(/operator ready/);
     expect(() => process.kill(Number(pid2), 0)).not.toThrow();
+
+    dev.signalGroup("SIGINT");
+    const result = await dev.proc;
+    expect(result.exitCode, dev.output()).toBe(0);
+  }, 120_000);
+
+  it("holds a webhook call made while the operator restarts until the new process serves it", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "src/main.js"), webhookMain("1"));
+    mkdirSync(join(dir, "config/webhook"), { recursive: true });
+    writeFileSync(join(dir, "config/webhook/manifests.yaml"), MUTATING);
+    const kc = join(dir, "kc.yaml");
+    const dev = startDev(dir, { args: ["--kubeconfig", "kc.yaml"], timeoutMs: 45_000 });
+    const gizmo = (name: string) =>
+      `apiVersion: dev.example.com/v1\nkind: Gizmo\nmetadata: { name: ${name}, namespace: default }\nspec: { size: 1 }\n`;
+    const create = (name: string) =>
+      execa("kubectl", ["--kubeconfig", kc, "create", "-f", "-"], {
+        input: gizmo(name),
+        reject: false,
+      });
+    const servedBy = async (name: string) =>
+      (
+        await execa("kubectl", [
+          "--kubeconfig",
+          kc,
+          "get",
+          "gizmo",
+          name,
+          "-o",
+          "jsonpath={.metadata.labels.served}",
+        ])
+      ).stdout;
+
+    await dev.waitForFile(kc);
+    const first = await create("before");
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(await servedBy("before")).toBe("v1");
+
+    // A save: the old process stops, the new one starts but does not listen until the gate opens.
+    const mark = dev.output().length;
+    writeFileSync(join(dir, "src/main.js"), webhookMain("2", true));
+    await dev.waitForFile(join(dir, "gate-waiting"));
+    const during = create("during");
+    // The call reached opgen dev's relay, found no webhook server and waits: now let it listen.
+    await dev.waitFor(
+      "webhooks: a call to /mutate-dev-example-com-v1-gizmo waits for the operator's webhook server (up to 10 s)",
+      { from: mark },
+    );
+    expect(existsSync(join(dir, "gate-open"))).toBe(false);
+    writeFileSync(join(dir, "gate-open"), "");
+    const admitted = await during;
+    expect(admitted.exitCode, admitted.stderr).toBe(0);
+    expect(await servedBy("during")).toBe("v2");
+    await dev.waitFor(/reloaded: the operator restarted with the new build/, { from: mark });
 
     dev.signalGroup("SIGINT");
     const result = await dev.proc;

@@ -7,7 +7,7 @@
  * repository's node_modules (the same packages `opgen init` would install from file: specs), so
  * no npm install is needed and the test stays quick.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -108,17 +108,30 @@ describe("opgen dev on a project with webhooks", () => {
   }, 120_000);
 
   it(
-    "serves the webhooks from the operator: kubectl sees denials, defaults and conversion; Ctrl-C exits 0",
+    "serves the webhooks from the operator: the first kubectl apply after the kubeconfig appears is admitted; denials, defaults and conversion; Ctrl-C exits 0",
     async () => {
+      // A kubeconfig of an earlier run must not be mistaken for this one's.
+      rmSync(join(dir, "kc.yaml"), { force: true });
       const dev = startDev(dir, { timeoutMs: 60_000 });
+      // The kubeconfig appears only once the operator serves its webhooks: the very first
+      // request goes through the mutating webhook, with no retry.
+      await dev.waitForFile(join(dir, "kc.yaml"));
+      const first = await kubectl(["create", "-f", "-"], appCluster("v1", "first", { foo: "x" }));
+      expect(first.exitCode, first.stderr).toBe(0);
+      const firstStored = JSON.parse(
+        (await kubectl(["get", "appclusters.v1.demo.example.com/first", "-o", "json"])).stdout,
+      );
+      expect(firstStored.metadata.labels).toEqual({ tier: "web" });
+
       const [, port] = await dev.waitFor(
         /^webhooks ready at https:\/\/127\.0\.0\.1:(\d+) \(mutating-webhook-configuration, validating-webhook-configuration, conversion of appclusters\.demo\.example\.com\)$/m,
       );
-      // The operator was started on envtest's certificate and port, with dev's metrics flags.
-      const certDir = (await dev.waitFor(/certDir="([^"]+)"/))[1] as string;
-      expect(dev.output()).toContain(
-        `Serving webhook server\thost="127.0.0.1" port=${port} certDir="${certDir}"`,
-      );
+      // The operator serves on envtest's certificate, on a port of its own behind opgen dev's
+      // relay (the port the configurations call), with dev's metrics flags.
+      const [, operatorPort, certDir] = (await dev.waitFor(
+        /Serving webhook server\thost="127\.0\.0\.1" port=(\d+) certDir="([^"]+)"/,
+      )) as [string, string, string];
+      expect(operatorPort).not.toBe(port);
       expect(existsSync(join(certDir, "tls.crt"))).toBe(true);
 
       const installed = await kubectl([
@@ -264,5 +277,37 @@ describe("opgen dev's webhook start-up failures exit 1 in one line, nothing left
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trim()).toMatch(/^opgen: envtest failed to start: [^\n]*no-dots[^\n]*$/);
     expect(dev.output()).not.toContain("operator started");
+  });
+
+  it("an operator that does not serve a webhook its configurations call: no kubeconfig, no ready", async () => {
+    const dir = project();
+    // Serves the defaulting webhook only; the configurations also call a validating one.
+    writeFileSync(
+      join(dir, "dist/main.js"),
+      `const { createManager, defineKind, managerOptionsFromArgs, setupSignalHandler, webhookFor } = await import(${JSON.stringify(RUNTIME)});
+const AppCluster = defineKind({ group: "demo.my.domain", version: "v1", kind: "AppCluster", plural: "appclusters", namespaced: true });
+const mgr = createManager({ ...managerOptionsFromArgs(process.argv.slice(2)), leaderElectionId: "bad" });
+webhookFor(mgr, AppCluster).withDefaulter({ default() {} }).complete();
+console.log("operator started pid=" + process.pid);
+await mgr.start(setupSignalHandler());
+`,
+    );
+    mkdirSync(join(dir, "config/webhook"), { recursive: true });
+    const hook = (kind: string, name: string, path: string) =>
+      `apiVersion: admissionregistration.k8s.io/v1\nkind: ${kind}\nmetadata:\n  name: ${kind.toLowerCase()}\nwebhooks:\n- name: ${name}\n  clientConfig:\n    service: { name: webhook-service, namespace: system, path: ${path} }\n  rules: [{ apiGroups: [demo.my.domain], apiVersions: [v1], operations: [CREATE], resources: [appclusters] }]\n  admissionReviewVersions: [v1]\n  sideEffects: None\n`;
+    writeFileSync(
+      join(dir, "config/webhook/manifests.yaml"),
+      `${hook("MutatingWebhookConfiguration", "mappcluster-v1.kb.io", "/mutate-demo-my-domain-v1-appcluster")}---\n${hook("ValidatingWebhookConfiguration", "vappcluster-v1.kb.io", "/validate-demo-my-domain-v1-appcluster")}`,
+    );
+    const dev = startDev(dir, { timeoutMs: 60_000 });
+    const result = await dev.proc;
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim().split("\n").at(-1)).toBe(
+      "opgen: the operator's webhook server does not serve /validate-demo-my-domain-v1-appcluster (vappcluster-v1.kb.io), so calls to it fail: register that webhook in src/main.ts (its setup<Kind>WebhookWithManager(mgr)), or run opgen manifests if it was removed",
+    );
+    expect(result.stdout).not.toMatch(/ready/);
+    expect(existsSync(join(dir, "kc.yaml"))).toBe(false);
+    const pid = Number((await dev.waitFor(/operator started pid=(\d+)/))[1]);
+    expect(() => process.kill(pid, 0)).toThrow();
   });
 });

@@ -3,6 +3,7 @@
  * signal the group as a terminal's Ctrl-C does), its output collected, and waits for a line of
  * it without fixed sleeps. Every run is killed (the whole group) after each test.
  */
+import { existsSync } from "node:fs";
 import { execa, type ResultPromise } from "execa";
 import { afterEach } from "vitest";
 import { CLI } from "./cli.js";
@@ -15,6 +16,8 @@ export interface Dev {
     text: string | RegExp,
     opts?: { timeoutMs?: number; from?: number },
   ): Promise<RegExpMatchArray>;
+  /** Resolves once `path` exists (opgen dev writes it by a rename); throws when opgen dev ends. */
+  waitForFile(path: string, opts?: { timeoutMs?: number }): Promise<void>;
   /** Signals opgen dev's whole process group, as the terminal does on Ctrl-C. */
   signalGroup(signal: NodeJS.Signals): void;
 }
@@ -62,6 +65,14 @@ export function startDev(dir: string, opts: DevOptions = {}): Dev {
         if (proc.exitCode !== null || Date.now() > deadline)
           throw new Error(`no ${String(text)} in the output of opgen dev:\n${output}`);
         await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async waitForFile(path, { timeoutMs = opts.timeoutMs ?? 40_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      while (!existsSync(path)) {
+        if (proc.exitCode !== null || Date.now() > deadline)
+          throw new Error(`no ${path} from opgen dev:\n${output}`);
+        await new Promise((r) => setTimeout(r, 10));
       }
     },
     signalGroup(signal) {

@@ -1,32 +1,41 @@
 /**
  * What `opgen dev` does about a project's webhooks (src/dev/webhooks.ts): when they are on, off or
- * absent, which paths envtest installs from, and the wait for the operator's webhook server, which
- * answers false on a deadline or an abort instead of keeping opgen dev waiting.
+ * absent, which paths envtest installs from, and which paths of the operator's webhook server the
+ * installed configurations call (what opgen dev waits for before it says ready).
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:https";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { prepareWebhookServing } from "@opgen/envtest";
-import { describe, expect, it, vi } from "vitest";
-import {
-  announceWebhooksWhenServed,
-  findDevWebhooks,
-  webhookServerAnswers,
-  webhookServerArgs,
-  webhooksReadyLine,
-} from "../../src/dev/webhooks.js";
+import { describe, expect, it } from "vitest";
+import { findDevWebhooks, webhookServerArgs, webhooksReadyLine } from "../../src/dev/webhooks.js";
 import type { ProjectConfig, ProjectResource } from "../../src/project/project-file.js";
 
 const CONFIG = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingWebhookConfiguration
 metadata:
   name: mutating-webhook-configuration
+webhooks:
+- name: mappcluster-v1.kb.io
+  clientConfig:
+    service: { name: webhook-service, namespace: system, path: /mutate-demo-example-com-v1-appcluster }
+- name: mother.kb.io
+  clientConfig:
+    url: https://example.com:8443/mutate-other
+- name: mroot.kb.io
+  clientConfig:
+    service: { name: webhook-service, namespace: system }
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
   name: validating-webhook-configuration
+webhooks:
+- name: vappcluster-v1.kb.io
+  clientConfig:
+    service: { name: webhook-service, namespace: system, path: /validate-demo-example-com-v1-appcluster }
+- name: vsame.kb.io
+  clientConfig:
+    service: { name: webhook-service, namespace: system, path: /validate-demo-example-com-v1-appcluster }
 `;
 
 const PATCH = `apiVersion: apiextensions.k8s.io/v1
@@ -103,6 +112,15 @@ describe("findDevWebhooks", () => {
       paths: [join(root, "config/webhook"), join(root, "config/crd/patches")],
       configurations: ["mutating-webhook-configuration", "validating-webhook-configuration"],
       conversions: ["appclusters.demo.example.com"],
+      // The paths as envtest points them at the local server: a service's path (else /), a URL's
+      // path, /convert for a conversion without one; each path once, named by its first caller.
+      endpoints: [
+        { path: "/mutate-demo-example-com-v1-appcluster", what: "mappcluster-v1.kb.io" },
+        { path: "/mutate-other", what: "mother.kb.io" },
+        { path: "/", what: "mroot.kb.io" },
+        { path: "/validate-demo-example-com-v1-appcluster", what: "vappcluster-v1.kb.io" },
+        { path: "/convert", what: "conversion of appclusters.demo.example.com" },
+      ],
     });
   });
 
@@ -130,6 +148,7 @@ describe("findDevWebhooks", () => {
       paths: [join(root, "config/crd/patches")],
       configurations: [],
       conversions: ["appclusters.demo.example.com"],
+      endpoints: [{ path: "/convert", what: "conversion of appclusters.demo.example.com" }],
     });
   });
 
@@ -176,66 +195,5 @@ describe("the operator's flags and the ready line", () => {
     expect(webhooksReadyLine("https://127.0.0.1:1", { configurations: [], conversions: [] })).toBe(
       "webhooks ready at https://127.0.0.1:1\n",
     );
-  });
-});
-
-describe("webhookServerAnswers", () => {
-  it("is true once a server with the minted certificate listens, false when none does", async () => {
-    const serving = await prepareWebhookServing();
-    try {
-      const never = new AbortController();
-      expect(await webhookServerAnswers(serving, 300, never.signal)).toBe(false);
-      const server = createServer({
-        cert: readFileSync(join(serving.certDir, "tls.crt")),
-        key: readFileSync(join(serving.certDir, "tls.key")),
-      });
-      await new Promise<void>((r) => server.listen(serving.port, serving.host, r));
-      try {
-        expect(await webhookServerAnswers(serving, 10_000, never.signal)).toBe(true);
-      } finally {
-        await new Promise((r) => server.close(r));
-      }
-    } finally {
-      serving.cleanup();
-    }
-  });
-
-  it("gives up when aborted, long before its deadline", async () => {
-    const serving = await prepareWebhookServing();
-    try {
-      const stop = new AbortController();
-      const answer = webhookServerAnswers(serving, 600_000, stop.signal);
-      // Mid-wait: several dials have been refused by then.
-      setTimeout(() => stop.abort(), 200);
-      // Resolves (false) within a dial or two; vitest's test timeout fails it otherwise.
-      expect(await answer).toBe(false);
-    } finally {
-      serving.cleanup();
-    }
-  });
-});
-
-describe("announceWebhooksWhenServed", () => {
-  it("says in one line when the operator's webhook server does not answer, nothing once aborted", async () => {
-    const serving = await prepareWebhookServing();
-    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-    try {
-      const none = { configurations: ["validating-webhook-configuration"], conversions: [] };
-      await announceWebhooksWhenServed(serving, none, 300, new AbortController().signal);
-      const aborted = new AbortController();
-      aborted.abort();
-      await announceWebhooksWhenServed(serving, none, 300, aborted.signal);
-      expect(stdout).not.toHaveBeenCalled();
-      expect(stderr.mock.calls).toEqual([
-        [
-          `opgen: the operator's webhook server does not answer at https://127.0.0.1:${serving.port} after 0.3 s, so webhook calls fail: call the setup<Kind>WebhookWithManager(mgr) functions in src/main.ts and see the operator's log above\n`,
-        ],
-      ]);
-    } finally {
-      stderr.mockRestore();
-      stdout.mockRestore();
-      serving.cleanup();
-    }
   });
 });
