@@ -167,8 +167,9 @@ describe("the bundled operator image", () => {
     expect(runtimeSources.length).toBeGreaterThan(0);
     expect(runtimeSources.filter((s) => !/\/runtime\/src\/.+\.ts$/.test(s))).toEqual([]);
 
-    // A bind address the runtime refuses: it throws from the manager's start, uncaught, and
-    // Node prints the stack through the map (the ENTRYPOINT's --enable-source-maps).
+    // A bind address the runtime refuses: it throws from the manager's start, main.ts logs it
+    // ("problem running manager") and exits 1; in development (--zap-devel) the line carries
+    // the stack, which Node maps through the bundle's map (the ENTRYPOINT's --enable-source-maps).
     const kubeconfig = join(tempDir("opgen-bundle-kubeconfig-"), "config");
     writeFileSync(
       kubeconfig,
@@ -177,17 +178,25 @@ describe("the bundled operator image", () => {
         "users:\n- name: u\n  user:\n    token: t\ncurrent-context: c\n",
     );
     const [, ...args] = final.entrypoint ?? [];
-    const run = await execa(process.execPath, [...args, "--metrics-bind-address=nonsense"], {
-      cwd: app,
-      extendEnv: false,
-      env: { ...final.env, KUBECONFIG: kubeconfig },
-      all: true,
-      reject: false,
-    });
-    expect(run.exitCode, run.all).not.toBe(0);
-    expect(run.all).toContain('Error: invalid bind address "nonsense"');
-    const frames = (run.all ?? "").split("\n").filter((l) => /^\s+at /.test(l));
-    expect(frames[0], run.all).toMatch(
+    const run = await execa(
+      process.execPath,
+      [...args, "--metrics-bind-address=nonsense", "--zap-devel"],
+      {
+        cwd: app,
+        extendEnv: false,
+        env: { ...final.env, KUBECONFIG: kubeconfig },
+        all: true,
+        reject: false,
+      },
+    );
+    expect(run.exitCode, run.all).toBe(1);
+    const logged = (run.all ?? "").split("\n").find((l) => l.includes("problem running manager"));
+    const field = logged?.match(/\bstacktrace=("(?:[^"\\]|\\.)*")/)?.[1];
+    expect(field, run.all).toBeDefined();
+    const stack = JSON.parse(field as string) as string;
+    expect(stack).toContain('Error: invalid bind address "nonsense"');
+    const frames = stack.split("\n").filter((l) => /^\s+at /.test(l));
+    expect(frames[0], stack).toMatch(
       /^\s+at parseBindAddress \(\S*\/runtime\/src\/healthz\/server\.ts:\d+:\d+\)$/,
     );
     expect(frames.filter((f) => /\/runtime\/dist\//.test(f))).toEqual([]);
