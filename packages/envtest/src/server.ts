@@ -26,7 +26,7 @@ import { ResourceQuotaController } from "./controllers/resource-quota.js";
 import { rootCaConfigMap } from "./controllers/root-ca-publisher.js";
 import { defaultServiceAccount } from "./controllers/service-accounts.js";
 import { crdAdmission } from "./crd/admission.js";
-import { processKeyPair, type TlsMaterial, tlsMaterial } from "./http/certs.js";
+import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
 import { ApiServerMetrics } from "./http/metrics.js";
 import { CertificateAdmission } from "./registry/certificates/csr-admission.js";
@@ -137,12 +137,9 @@ export class ApiServer {
         },
       ),
     );
-    // The CSR signer signs with the cluster CA (whose key is the process key, see certs.ts).
+    // The CSR signer signs with the cluster CA (see http/certs.ts).
     this.controllers.push(
-      new CsrSigningController(this.store, this.registry, this.rest, {
-        certPem: this.tls.caPem,
-        key: processKeyPair().privateKey,
-      }),
+      new CsrSigningController(this.store, this.registry, this.rest, this.tls.ca),
     );
     this.bootstrap();
   }

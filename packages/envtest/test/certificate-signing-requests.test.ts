@@ -3,7 +3,7 @@
  * requester is whoever made the request (impersonated here), never what the body claims; a new
  * request cannot be created approved; an update of the main resource keeps spec and status.
  */
-import forge from "node-forge";
+import { createCertificateRequest, generatePrivateKey, subjectOf } from "@opgen/apimachinery/certs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
 import { kubectl } from "./helpers.js";
@@ -18,12 +18,8 @@ afterAll(async () => {
 
 /** A real PKCS#10 request, base64 of its PEM, as `spec.request` carries it. */
 function pemRequest(cn: string): string {
-  const keys = forge.pki.rsa.generateKeyPair(1024);
-  const csr = forge.pki.createCertificationRequest();
-  csr.publicKey = keys.publicKey;
-  csr.setSubject([{ name: "commonName", value: cn }]);
-  csr.sign(keys.privateKey);
-  return Buffer.from(forge.pki.certificationRequestToPem(csr)).toString("base64");
+  const { pem } = createCertificateRequest({ subject: subjectOf(cn), key: generatePrivateKey() });
+  return Buffer.from(pem).toString("base64");
 }
 
 const manifest = (name: string) =>

@@ -6,14 +6,14 @@
  * that CA. `opgen dev` uses the same functions for the operator it runs.
  */
 
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, isIP } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:tls";
 import type { KubeConfig } from "@kubernetes/client-node";
-import forge from "node-forge";
+import { issueCertificate, newSelfSignedCA } from "@opgen/apimachinery/certs";
 import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import { readManifestFiles } from "../crd/files.js";
 import { applyObjects } from "../install.js";
@@ -46,80 +46,21 @@ export type ServingTarget = Pick<WebhookServing, "caBundle" | "url">;
 
 const WEBHOOK_KINDS = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
 
-function serial(): string {
-  const b = randomBytes(16);
-  b[0] = (b[0] ?? 0) & 0x7f;
-  return b.toString("hex");
-}
-
-function rsaKeys() {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  return {
-    privatePem: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
-    publicKey: forge.pki.publicKeyFromPem(
-      publicKey.export({ type: "spki", format: "pem" }).toString(),
-    ),
-    privateKey: forge.pki.privateKeyFromPem(
-      privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
-    ),
-  };
-}
-
-/** A CA and a serving certificate for `host`, localhost, 127.0.0.1 and ::1 (`tinyca.go`). */
+/**
+ * A CA and a serving certificate for `host`, localhost, 127.0.0.1 and ::1 (controller-runtime's
+ * `tinyca.go`), made fresh on each call.
+ */
 export function mintServingCertificate(host: string): {
   caPem: string;
   certPem: string;
   keyPem: string;
 } {
-  const notBefore = new Date(Date.now() - 60_000);
-  const notAfter = new Date(Date.now() + 7 * 24 * 3600_000);
-  const caKeys = rsaKeys();
-  const ca = forge.pki.createCertificate();
-  ca.publicKey = caKeys.publicKey;
-  ca.serialNumber = serial();
-  ca.validity.notBefore = notBefore;
-  ca.validity.notAfter = notAfter;
-  const caName = [
-    { name: "commonName", value: `opgen-envtest-webhook-ca-${serial().slice(0, 8)}` },
-  ];
-  ca.setSubject(caName);
-  ca.setIssuer(caName);
-  ca.setExtensions([
-    { name: "basicConstraints", cA: true, critical: true },
-    { name: "keyUsage", keyCertSign: true, digitalSignature: true, critical: true },
-    { name: "subjectKeyIdentifier" },
-  ]);
-  ca.sign(caKeys.privateKey, forge.md.sha256.create());
-
-  const keys = rsaKeys();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = notBefore;
-  cert.validity.notAfter = notAfter;
-  cert.setSubject([{ name: "commonName", value: host }]);
-  cert.setIssuer(caName);
-  const names = new Set(["localhost", host]);
-  const altNames: { type: number; value?: string; ip?: string }[] = [];
-  for (const n of names) {
-    if (isIP(n)) continue;
-    altNames.push({ type: 2, value: n });
-  }
-  for (const ip of new Set(["127.0.0.1", "::1", ...(isIP(host) ? [host] : [])])) {
-    altNames.push({ type: 7, ip });
-  }
-  cert.setExtensions([
-    { name: "basicConstraints", cA: false },
-    { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
-    { name: "extKeyUsage", serverAuth: true },
-    { name: "subjectAltName", altNames },
-  ]);
-  cert.sign(caKeys.privateKey, forge.md.sha256.create());
-  return {
-    caPem: forge.pki.certificateToPem(ca),
-    certPem: forge.pki.certificateToPem(cert),
-    keyPem: keys.privatePem,
-  };
+  const ca = newSelfSignedCA(`opgen-envtest-webhook-ca-${randomBytes(4).toString("hex")}`);
+  const serving = issueCertificate(ca, "serving", {
+    commonName: host,
+    hosts: ["localhost", host, "127.0.0.1", "::1"],
+  });
+  return { caPem: ca.certPem, certPem: serving.certPem, keyPem: serving.keyPem };
 }
 
 function freePort(host: string): Promise<number> {

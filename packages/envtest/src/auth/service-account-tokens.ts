@@ -13,9 +13,9 @@ import { errors, type FieldError } from "@opgen/apimachinery/status";
 import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import { processKeyPair } from "../http/certs.js";
 import type { UserInfo } from "../rest/scope.js";
 import type { Store } from "../store/store.js";
+import { processKeyPair } from "./service-account-keys.js";
 
 /** The audience kube-apiserver accepts by default (`--api-audiences`, the issuer). */
 export const API_AUDIENCE = "https://kubernetes.default.svc.cluster.local";

@@ -10,8 +10,7 @@
  */
 import type { X509Certificate } from "node:crypto";
 import type { TLSSocket } from "node:tls";
-import { children, readOne } from "../registry/certificates/der.js";
-import { OID, parseName, subjectValues } from "../registry/certificates/pkcs10.js";
+import { NAME_OID, parseCertificate, subjectValues } from "@opgen/apimachinery/certs";
 import type { UserInfo } from "../rest/scope.js";
 
 const CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
@@ -25,13 +24,11 @@ export function userOfCertificate(cert: X509Certificate): UserInfo | undefined {
   const usages = cert.keyUsage;
   if (usages && usages.length > 0 && !usages.includes(CLIENT_AUTH) && !usages.includes(ANY_USAGE))
     return undefined;
-  const tbs = children(children(readOne(cert.raw))[0]!);
-  const offset = tbs[0]!.tag === 0xa0 ? 1 : 0;
-  const subject = parseName(tbs[offset + 4]!);
+  const { subject } = parseCertificate(cert.raw);
   // pkix.Name keeps the last CommonName.
-  const name = subjectValues(subject, OID.commonName).at(-1) ?? "";
+  const name = subjectValues(subject, NAME_OID.commonName).at(-1) ?? "";
   if (name === "") return undefined;
-  const groups = subjectValues(subject, OID.organization);
+  const groups = subjectValues(subject, NAME_OID.organization);
   const uids = subjectValues(subject, UID);
   if (uids.length > 1 || uids[0] === "") return undefined;
   return {

@@ -4,22 +4,23 @@
  * cluster CA that clients' kubeconfig trusts (its `--cluster-signing-*-file`): a request that is
  * Approved (not Denied, not Failed) and has no certificate yet is checked against its signer's
  * restrictions; one that breaks them gets kube's Failed condition, the others their certificate
- * (issue.ts), valid for spec.expirationSeconds clamped to [10m, --cluster-signing-duration (1
- * year)]. Both are written through the status subresource as `kube-controller-manager`, so
+ * (signCertificateRequest of `@opgen/apimachinery/certs`), valid for spec.expirationSeconds
+ * clamped to [10m, --cluster-signing-duration (1 year)]. Both are written through the status subresource as `kube-controller-manager`, so
  * admission, validation and managedFields see what they see on a cluster. Requests for any other
  * signer (legacy-unknown included) are left to their own signer.
  */
 
+import {
+  type CertificateAuthority,
+  type CertificateRequest,
+  NAME_OID,
+  parseCsrPem,
+  signCertificateRequest,
+  subjectValues,
+} from "@opgen/apimachinery/certs";
 import { nowTime } from "../api/meta.js";
 import { bucketKey, type Registry } from "../api/registry.js";
 import { deepClone, type JsonObject, type KubeObject, objectAt } from "../api/types.js";
-import { type Authority, issueCertificate } from "../registry/certificates/issue.js";
-import {
-  type CertificateRequest,
-  OID,
-  parseCsrPem,
-  subjectValues,
-} from "../registry/certificates/pkcs10.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { Store } from "../store/store.js";
 import { writeStatus } from "./controller-identity.js";
@@ -40,11 +41,11 @@ const usagesMismatch = (required: readonly string[]) =>
   `usages did not match [${[...required].sort().join(" ")}]`;
 
 const isNodesOrg = (req: CertificateRequest) => {
-  const orgs = subjectValues(req.subject, OID.organization);
+  const orgs = subjectValues(req.subject, NAME_OID.organization);
   return orgs.length === 1 && orgs[0] === "system:nodes";
 };
 const commonName = (req: CertificateRequest) =>
-  subjectValues(req.subject, OID.commonName).at(-1) ?? "";
+  subjectValues(req.subject, NAME_OID.commonName).at(-1) ?? "";
 
 /** ValidateKubeletServingCSR. */
 const kubeletServing: Restriction = (req, usages) => {
@@ -114,7 +115,7 @@ export class CsrSigningController {
     private readonly store: Store,
     private readonly registry: Registry,
     private readonly rest: ObjectRest,
-    private readonly ca: Authority,
+    private readonly ca: CertificateAuthority,
     private readonly certTtlMs = DEFAULT_CERT_TTL_MS,
   ) {}
 
@@ -180,7 +181,7 @@ export class CsrSigningController {
         ],
       };
     } else {
-      const issued = issueCertificate(req, this.ca, {
+      const issued = signCertificateRequest(req, this.ca, {
         usages,
         ttlMs: certificateTtl(spec.expirationSeconds, this.certTtlMs),
       });

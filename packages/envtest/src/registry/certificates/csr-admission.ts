@@ -7,12 +7,12 @@
  * kube-apiserver-client signer may name the system:masters group). Without an authorizer (envtest
  * without RBAC) every identity may approve and sign, as kube's AlwaysAllow authorizer grants.
  */
+import { NAME_OID, parseCsrPem, subjectValues } from "@opgen/apimachinery/certs";
 import { errors } from "@opgen/apimachinery/status";
 import { deepEqual, type KubeObject, objectAt } from "../../api/types.js";
 import type { Attributes } from "../../http/filters/authorization.js";
 import type { AdmissionHook } from "../../rest/admission.js";
 import type { RequestScope, UserInfo } from "../../rest/scope.js";
-import { OID, parseCsrPem, subjectValues } from "./pkcs10.js";
 
 export const KUBE_APISERVER_CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client";
 
@@ -64,7 +64,7 @@ export class CertificateAdmission implements AdmissionHook {
       if (scope.subresource !== undefined || signerOf(obj) !== KUBE_APISERVER_CLIENT_SIGNER) return;
       const parsed = parseCsrPem(Buffer.from(String(objectAt(obj.spec).request ?? ""), "base64"));
       if (typeof parsed === "string") throw forbidden(`failed to parse CSR: ${parsed}`);
-      if (subjectValues(parsed.subject, OID.organization).includes("system:masters"))
+      if (subjectValues(parsed.subject, NAME_OID.organization).includes("system:masters"))
         throw forbidden(
           `use of ${KUBE_APISERVER_CLIENT_SIGNER} signer with system:masters group is not allowed`,
         );

@@ -8,6 +8,7 @@
  * stored is tolerated on update, as kube's compatibility options do.
  */
 import { X509Certificate } from "node:crypto";
+import { parseCsrPem, pemBlocks, USAGE_NAMES } from "@opgen/apimachinery/certs";
 import { isDNS1123Label, isDNS1123Subdomain } from "@opgen/apimachinery/names";
 import { type FieldError, field, goValue } from "@opgen/apimachinery/status";
 import {
@@ -17,37 +18,11 @@ import {
   type KubeObject,
   objectAt,
 } from "../../api/types.js";
-import { parseCsrPem, pemBlocks } from "./pkcs10.js";
 
 export const LEGACY_UNKNOWN_SIGNER = "kubernetes.io/legacy-unknown";
 
-/** Every usage `spec.usages` may name (sorted, as kube lists them in the error). */
-export const VALID_USAGES = [
-  "any",
-  "cert sign",
-  "client auth",
-  "code signing",
-  "content commitment",
-  "crl sign",
-  "data encipherment",
-  "decipher only",
-  "digital signature",
-  "email protection",
-  "encipher only",
-  "ipsec end system",
-  "ipsec tunnel",
-  "ipsec user",
-  "key agreement",
-  "key encipherment",
-  "microsoft sgc",
-  "netscape sgc",
-  "ocsp signing",
-  "s/mime",
-  "server auth",
-  "signing",
-  "timestamping",
-] as const;
-const validUsages = new Set<string>(VALID_USAGES);
+/** Every usage `spec.usages` may name (USAGE_NAMES is sorted, as kube lists them in the error). */
+const validUsages = new Set<string>(USAGE_NAMES);
 
 /** The condition types whose status may only be True. */
 const TRUE_ONLY_TYPES = new Set(["Approved", "Denied", "Failed"]);
@@ -205,7 +180,7 @@ function validateCsr(csr: CsrView, opts: Options): FieldError[] {
   if (csr.usages.length === 0) errs.push(field.required("spec.usages", ""));
   if (!opts.allowUnknownUsages) {
     csr.usages.forEach((u, i) => {
-      if (!validUsages.has(u)) errs.push(field.notSupported(`spec.usages[${i}]`, u, VALID_USAGES));
+      if (!validUsages.has(u)) errs.push(field.notSupported(`spec.usages[${i}]`, u, USAGE_NAMES));
     });
   }
   if (!opts.allowDuplicateUsages) {
