@@ -4,7 +4,7 @@
  * (DNS names, emails, IPs, URIs) and read as Go's parser keeps them (other kinds are ignored).
  */
 import { isIP } from "node:net";
-import { GeneralName, SubjectAlternativeName } from "@peculiar/asn1-x509";
+import { x509 } from "./asn1-lib.cjs";
 
 export interface SubjectAltNames {
   dnsNames: string[];
@@ -38,12 +38,14 @@ export function hasAltNames(sans: SubjectAltNames): boolean {
 }
 
 /** The extension's value, in Go's order. */
-export function encodeAltNames(sans: SubjectAltNames): SubjectAlternativeName {
-  return new SubjectAlternativeName([
-    ...sans.dnsNames.map((dNSName) => new GeneralName({ dNSName })),
-    ...sans.emailAddresses.map((rfc822Name) => new GeneralName({ rfc822Name })),
-    ...sans.ipAddresses.map((iPAddress) => new GeneralName({ iPAddress })),
-    ...sans.uris.map((uniformResourceIdentifier) => new GeneralName({ uniformResourceIdentifier })),
+export function encodeAltNames(sans: SubjectAltNames): x509.SubjectAlternativeName {
+  return new x509.SubjectAlternativeName([
+    ...sans.dnsNames.map((dNSName) => new x509.GeneralName({ dNSName })),
+    ...sans.emailAddresses.map((rfc822Name) => new x509.GeneralName({ rfc822Name })),
+    ...sans.ipAddresses.map((iPAddress) => new x509.GeneralName({ iPAddress })),
+    ...sans.uris.map(
+      (uniformResourceIdentifier) => new x509.GeneralName({ uniformResourceIdentifier }),
+    ),
   ]);
 }
 
@@ -57,7 +59,7 @@ function formatIp(ip: string): string {
   return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join(".");
 }
 
-export function decodeAltNames(value: SubjectAlternativeName): SubjectAltNames {
+export function decodeAltNames(value: x509.SubjectAlternativeName): SubjectAltNames {
   const sans = noAltNames();
   for (const name of value) {
     if (name.dNSName !== undefined) sans.dnsNames.push(name.dNSName);

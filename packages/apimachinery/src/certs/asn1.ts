@@ -4,8 +4,7 @@
  * Go's `x509.Parse*` do, and reports failures with Go's `asn1:` prefix, which kube shows in its
  * validation messages.
  */
-import { AsnConvert, AsnParser } from "@peculiar/asn1-schema";
-import { fromBER } from "asn1js";
+import { asn1js, schema } from "./asn1-lib.cjs";
 
 /** Bytes that are not the DER of the expected structure. */
 export class Asn1Error extends Error {}
@@ -13,11 +12,11 @@ export class Asn1Error extends Error {}
 /** Parses exactly one DER element of `bytes` as `type`. */
 export function parseDer<T>(bytes: Uint8Array | ArrayBuffer, type: new () => T): T {
   const length = bytes.byteLength;
-  const decoded = fromBER(bytes);
+  const decoded = asn1js.fromBER(bytes);
   if (decoded.offset === -1) throw new Asn1Error(`asn1: syntax error: ${decoded.result.error}`);
   if (decoded.offset !== length) throw new Asn1Error("asn1: syntax error: trailing data");
   try {
-    return AsnParser.fromASN(decoded.result, type);
+    return schema.AsnParser.fromASN(decoded.result, type);
   } catch (e) {
     throw new Asn1Error(`asn1: structure error: ${(e as Error).message}`);
   }
@@ -25,5 +24,5 @@ export function parseDer<T>(bytes: Uint8Array | ArrayBuffer, type: new () => T):
 
 /** The DER of a structure. */
 export function toDer(value: unknown): Buffer {
-  return Buffer.from(AsnConvert.serialize(value));
+  return Buffer.from(schema.AsnConvert.serialize(value));
 }

@@ -7,30 +7,9 @@
  * The structures are @peculiar/asn1-x509's; keys and signatures are node:crypto's.
  */
 import { createHash, type KeyObject, randomBytes } from "node:crypto";
-import { OctetString } from "@peculiar/asn1-schema";
-import {
-  AuthorityKeyIdentifier,
-  BasicConstraints,
-  Certificate,
-  ExtendedKeyUsage,
-  Extension,
-  Extensions,
-  id_ce_authorityKeyIdentifier,
-  id_ce_basicConstraints,
-  id_ce_extKeyUsage,
-  id_ce_keyUsage,
-  id_ce_subjectAltName,
-  id_ce_subjectKeyIdentifier,
-  KeyIdentifier,
-  KeyUsage,
-  type Name,
-  SubjectKeyIdentifier,
-  TBSCertificate,
-  Validity,
-  Version,
-} from "@peculiar/asn1-x509";
 import { encodeAltNames, hasAltNames, noAltNames, type SubjectAltNames } from "./alt-names.js";
 import { parseDer, toDer } from "./asn1.js";
+import { schema, x509 } from "./asn1-lib.cjs";
 import { publicKeyInfo, signatureScheme } from "./keys.js";
 import { encodeName, type NameAttribute, nameAttributes } from "./names.js";
 import { encodePem } from "./pem.js";
@@ -58,7 +37,7 @@ export interface Issuer {
 export interface ParsedCertificate {
   der: Buffer;
   subject: NameAttribute[];
-  subjectName: Name;
+  subjectName: x509.Name;
   subjectKeyId?: Buffer;
   notBefore: Date;
   notAfter: Date;
@@ -88,31 +67,37 @@ function keyId(subjectPublicKey: ArrayBuffer): Buffer {
   return createHash("sha256").update(new Uint8Array(subjectPublicKey)).digest().subarray(0, 20);
 }
 
-const ext = (id: string, critical: boolean, value: unknown): Extension =>
-  new Extension({ extnID: id, critical, extnValue: new OctetString(toDer(value)) });
+const ext = (id: string, critical: boolean, value: unknown): x509.Extension =>
+  new x509.Extension({ extnID: id, critical, extnValue: new schema.OctetString(toDer(value)) });
 
 function extensions(
   t: CertificateTemplate,
-  subject: Name,
+  subject: x509.Name,
   spkiKey: ArrayBuffer,
   issuer: Issuer,
-): Extension[] {
+): x509.Extension[] {
   const { keyUsage, extKeyUsage } = x509Usages(t.usages);
-  const out: Extension[] = [];
-  if (keyUsage !== 0) out.push(ext(id_ce_keyUsage, true, new KeyUsage(keyUsage)));
+  const out: x509.Extension[] = [];
+  if (keyUsage !== 0) out.push(ext(x509.id_ce_keyUsage, true, new x509.KeyUsage(keyUsage)));
   if (extKeyUsage.length > 0)
-    out.push(ext(id_ce_extKeyUsage, false, new ExtendedKeyUsage(extKeyUsage)));
-  out.push(ext(id_ce_basicConstraints, true, new BasicConstraints({ cA: t.isCA === true })));
+    out.push(ext(x509.id_ce_extKeyUsage, false, new x509.ExtendedKeyUsage(extKeyUsage)));
+  out.push(
+    ext(x509.id_ce_basicConstraints, true, new x509.BasicConstraints({ cA: t.isCA === true })),
+  );
   if (t.isCA)
-    out.push(ext(id_ce_subjectKeyIdentifier, false, new SubjectKeyIdentifier(keyId(spkiKey))));
+    out.push(
+      ext(x509.id_ce_subjectKeyIdentifier, false, new x509.SubjectKeyIdentifier(keyId(spkiKey))),
+    );
   const issuerKeyId = issuer.certificate?.subjectKeyId;
   if (issuerKeyId) {
-    const akid = new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(issuerKeyId) });
-    out.push(ext(id_ce_authorityKeyIdentifier, false, akid));
+    const akid = new x509.AuthorityKeyIdentifier({
+      keyIdentifier: new x509.KeyIdentifier(issuerKeyId),
+    });
+    out.push(ext(x509.id_ce_authorityKeyIdentifier, false, akid));
   }
   const sans = t.altNames ?? noAltNames();
   if (hasAltNames(sans))
-    out.push(ext(id_ce_subjectAltName, subject.length === 0, encodeAltNames(sans)));
+    out.push(ext(x509.id_ce_subjectAltName, subject.length === 0, encodeAltNames(sans)));
   return out;
 }
 
@@ -124,19 +109,19 @@ export function createCertificate(
   const scheme = signatureScheme(issuer.key);
   const spki = publicKeyInfo(template.publicKey);
   const subject = encodeName(template.subject);
-  const tbs = new TBSCertificate({
-    version: Version.v3,
+  const tbs = new x509.TBSCertificate({
+    version: x509.Version.v3,
     serialNumber: randomSerial(),
     signature: scheme.algorithm,
     issuer: issuer.certificate?.subjectName ?? subject,
-    validity: new Validity({ notBefore: template.notBefore, notAfter: template.notAfter }),
+    validity: new x509.Validity({ notBefore: template.notBefore, notAfter: template.notAfter }),
     subject,
     subjectPublicKeyInfo: spki,
-    extensions: new Extensions(extensions(template, subject, spki.subjectPublicKey, issuer)),
+    extensions: new x509.Extensions(extensions(template, subject, spki.subjectPublicKey, issuer)),
   });
   const signature = scheme.sign(toDer(tbs));
   const der = toDer(
-    new Certificate({
+    new x509.Certificate({
       tbsCertificate: tbs,
       signatureAlgorithm: scheme.algorithm,
       signatureValue: copy(signature),
@@ -147,15 +132,19 @@ export function createCertificate(
 
 /** Reads a certificate (DER) for issuing under it or naming its holder. */
 export function parseCertificate(der: Uint8Array): ParsedCertificate {
-  const cert = parseDer(der, Certificate);
+  const cert = parseDer(der, x509.Certificate);
   const tbs = cert.tbsCertificate;
-  const skid = tbs.extensions?.find((e) => e.extnID === id_ce_subjectKeyIdentifier);
+  const skid = tbs.extensions?.find((e) => e.extnID === x509.id_ce_subjectKeyIdentifier);
   return {
     der: Buffer.from(der),
     subject: nameAttributes(tbs.subject),
     subjectName: tbs.subject,
     ...(skid
-      ? { subjectKeyId: Buffer.from(parseDer(skid.extnValue.buffer, SubjectKeyIdentifier).buffer) }
+      ? {
+          subjectKeyId: Buffer.from(
+            parseDer(skid.extnValue.buffer, x509.SubjectKeyIdentifier).buffer,
+          ),
+        }
       : {}),
     notBefore: tbs.validity.notBefore.getTime(),
     notAfter: tbs.validity.notAfter.getTime(),

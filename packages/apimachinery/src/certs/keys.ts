@@ -8,8 +8,8 @@
  * and Prometheus; Node's tls, so @kubernetes/client-node). kubeadm offers the same choice.
  */
 import { createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
-import { AlgorithmIdentifier, SubjectPublicKeyInfo } from "@peculiar/asn1-x509";
 import { parseDer } from "./asn1.js";
+import { x509 } from "./asn1-lib.cjs";
 
 export type KeyAlgorithm = "ecdsa-p256" | "rsa-2048";
 
@@ -28,7 +28,7 @@ export function privateKeyPem(key: KeyObject): string {
 }
 
 /** A public key (or its SubjectPublicKeyInfo DER) as the structure a certificate carries. */
-export function publicKeyInfo(key: KeyObject | Uint8Array): SubjectPublicKeyInfo {
+export function publicKeyInfo(key: KeyObject | Uint8Array): x509.SubjectPublicKeyInfo {
   const der =
     key instanceof Uint8Array
       ? key
@@ -36,12 +36,12 @@ export function publicKeyInfo(key: KeyObject | Uint8Array): SubjectPublicKeyInfo
           type: "spki",
           format: "der",
         });
-  return parseDer(der, SubjectPublicKeyInfo);
+  return parseDer(der, x509.SubjectPublicKeyInfo);
 }
 
 export interface SignatureScheme {
   /** The signatureAlgorithm of what the key signs. */
-  algorithm: AlgorithmIdentifier;
+  algorithm: x509.AlgorithmIdentifier;
   sign(data: Uint8Array): Buffer;
 }
 
@@ -64,20 +64,20 @@ export function signatureScheme(key: KeyObject): SignatureScheme {
     case "rsa":
       return {
         // RSA signature algorithms carry an explicit NULL parameter (RFC 4055).
-        algorithm: new AlgorithmIdentifier({ algorithm: SHA256_WITH_RSA, parameters: null }),
+        algorithm: new x509.AlgorithmIdentifier({ algorithm: SHA256_WITH_RSA, parameters: null }),
         sign: (data) => sign("sha256", data, key),
       };
     case "ec": {
       const hash = CURVE_HASH[key.asymmetricKeyDetails?.namedCurve ?? ""];
       if (!hash) break;
       return {
-        algorithm: new AlgorithmIdentifier({ algorithm: ECDSA_WITH[hash] }),
+        algorithm: new x509.AlgorithmIdentifier({ algorithm: ECDSA_WITH[hash] }),
         sign: (data) => sign(hash, data, key),
       };
     }
     case "ed25519":
       return {
-        algorithm: new AlgorithmIdentifier({ algorithm: ED25519 }),
+        algorithm: new x509.AlgorithmIdentifier({ algorithm: ED25519 }),
         sign: (data) => sign(null, data, key),
       };
   }

@@ -4,13 +4,8 @@
  * ToRDNSequence's order, all values of a multi-valued type in one RDN, each value a
  * PrintableString when every character allows it, else a UTF8String.
  */
-import {
-  AttributeTypeAndValue,
-  AttributeValue,
-  Name,
-  RelativeDistinguishedName,
-} from "@peculiar/asn1-x509";
 import { toDer } from "./asn1.js";
+import { x509 } from "./asn1-lib.cjs";
 
 /** One attribute of a distinguished name: its type's OID and its text. */
 export interface NameAttribute {
@@ -60,34 +55,34 @@ export function subjectOf(commonName: string, organizations: readonly string[] =
   ];
 }
 
-function attribute(oid: string, value: string): AttributeTypeAndValue {
+function attribute(oid: string, value: string): x509.AttributeTypeAndValue {
   const text = PRINTABLE.test(value) ? { printableString: value } : { utf8String: value };
-  return new AttributeTypeAndValue({ type: oid, value: new AttributeValue(text) });
+  return new x509.AttributeTypeAndValue({ type: oid, value: new x509.AttributeValue(text) });
 }
 
 /** A multi-valued RDN: DER orders a SET OF by its elements' encodings, as Go's asn1 does. */
-function rdn(items: AttributeTypeAndValue[]): RelativeDistinguishedName {
+function rdn(items: x509.AttributeTypeAndValue[]): x509.RelativeDistinguishedName {
   const sorted = items
     .map((item) => ({ item, der: toDer(item) }))
     .sort((a, b) => Buffer.compare(a.der, b.der))
     .map((x) => x.item);
-  return new RelativeDistinguishedName(sorted);
+  return new x509.RelativeDistinguishedName(sorted);
 }
 
 /** The Name Go writes for `attributes` read as a pkix.Name (unknown types are dropped). */
-export function encodeName(attributes: readonly NameAttribute[]): Name {
-  const rdns: RelativeDistinguishedName[] = [];
+export function encodeName(attributes: readonly NameAttribute[]): x509.Name {
+  const rdns: x509.RelativeDistinguishedName[] = [];
   for (const type of WRITE_ORDER) {
     let values = subjectValues(attributes, type);
     // pkix.Name keeps the last CommonName and SerialNumber, and writes them only when set.
     if (SINGLE_VALUED.has(type)) values = values.slice(-1).filter((v) => v !== "");
     if (values.length > 0) rdns.push(rdn(values.map((v) => attribute(type, v))));
   }
-  return new Name(rdns);
+  return new x509.Name(rdns);
 }
 
 /** The attributes of a Name in order (values that are not strings read as ""). */
-export function nameAttributes(name: Name): NameAttribute[] {
+export function nameAttributes(name: x509.Name): NameAttribute[] {
   const out: NameAttribute[] = [];
   for (const set of name) {
     for (const atv of set) {

@@ -6,15 +6,6 @@
  * requests (client-go's `cert.MakeCSR`), for clients and tests.
  */
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
-import { Attributes, CertificationRequest, CertificationRequestInfo } from "@peculiar/asn1-csr";
-import { OctetString } from "@peculiar/asn1-schema";
-import {
-  Attribute,
-  Extension,
-  Extensions,
-  id_ce_subjectAltName,
-  SubjectAlternativeName,
-} from "@peculiar/asn1-x509";
 import {
   decodeAltNames,
   encodeAltNames,
@@ -23,6 +14,7 @@ import {
   type SubjectAltNames,
 } from "./alt-names.js";
 import { Asn1Error, parseDer, toDer } from "./asn1.js";
+import { csr, schema, x509 } from "./asn1-lib.cjs";
 import { publicKeyInfo, signatureScheme } from "./keys.js";
 import { encodeName, type NameAttribute, nameAttributes } from "./names.js";
 import { encodePem, pemBlocks } from "./pem.js";
@@ -60,12 +52,14 @@ const VERIFY_FAILURE = {
 } as const;
 
 /** The SANs in the request's extensionRequest attribute (Go reads the first one it finds). */
-function requestedAltNames(attributes: readonly Attribute[]): SubjectAltNames {
+function requestedAltNames(attributes: readonly x509.Attribute[]): SubjectAltNames {
   for (const attr of attributes) {
     if (attr.type !== EXTENSION_REQUEST) continue;
     for (const value of attr.values) {
-      const san = parseDer(value, Extensions).find((e) => e.extnID === id_ce_subjectAltName);
-      if (san) return decodeAltNames(parseDer(san.extnValue.buffer, SubjectAlternativeName));
+      const san = parseDer(value, x509.Extensions).find(
+        (e) => e.extnID === x509.id_ce_subjectAltName,
+      );
+      if (san) return decodeAltNames(parseDer(san.extnValue.buffer, x509.SubjectAlternativeName));
     }
   }
   return noAltNames();
@@ -93,7 +87,7 @@ function signatureCheck(signed: Buffer, signature: Buffer, algorithm: string, sp
 
 /** Parses DER PKCS#10; throws Asn1Error on malformed input. */
 export function parseCertificateRequest(der: Uint8Array): CertificateRequest {
-  const req = parseDer(der, CertificationRequest);
+  const req = parseDer(der, csr.CertificationRequest);
   const info = req.certificationRequestInfo;
   if (!req.certificationRequestInfoRaw)
     throw new Asn1Error("asn1: structure error: no request info");
@@ -129,15 +123,15 @@ export function parseCsrPem(pem: Buffer | string): CertificateRequest | string {
 }
 
 /** The extensionRequest attribute asking for `sans`. */
-function extensionRequest(sans: SubjectAltNames): Attribute {
-  const san = new Extension({
-    extnID: id_ce_subjectAltName,
+function extensionRequest(sans: SubjectAltNames): x509.Attribute {
+  const san = new x509.Extension({
+    extnID: x509.id_ce_subjectAltName,
     critical: false,
-    extnValue: new OctetString(toDer(encodeAltNames(sans))),
+    extnValue: new schema.OctetString(toDer(encodeAltNames(sans))),
   });
-  return new Attribute({
+  return new x509.Attribute({
     type: EXTENSION_REQUEST,
-    values: [new Uint8Array(toDer(new Extensions([san]))).buffer],
+    values: [new Uint8Array(toDer(new x509.Extensions([san]))).buffer],
   });
 }
 
@@ -153,14 +147,14 @@ export function createCertificateRequest(template: RequestTemplate): { der: Buff
   const scheme = signatureScheme(template.key);
   const sans = template.altNames ?? noAltNames();
   const attributes = hasAltNames(sans) ? [extensionRequest(sans)] : [];
-  const info = new CertificationRequestInfo({
+  const info = new csr.CertificationRequestInfo({
     version: 0,
     subject: encodeName(template.subject),
     subjectPKInfo: publicKeyInfo(template.key),
-    attributes: new Attributes(attributes),
+    attributes: new csr.Attributes(attributes),
   });
   const der = toDer(
-    new CertificationRequest({
+    new csr.CertificationRequest({
       certificationRequestInfo: info,
       signatureAlgorithm: scheme.algorithm,
       signature: new Uint8Array(scheme.sign(toDer(info))).buffer,

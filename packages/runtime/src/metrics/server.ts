@@ -17,7 +17,6 @@ import { createPlainServer, createTlsServer, httpError, tlsBase } from "../inter
 import { requestUrl } from "../internal/request-url.js";
 import type { Logger } from "../log/logger.js";
 import { CertWatcher } from "../tls/certwatcher.js";
-import { selfSignedCertificate } from "../tls/self-signed.js";
 import type { Filter, Handler } from "./authn-authz.js";
 
 export interface MetricsServerOptions {
@@ -102,7 +101,9 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
       );
       pair = watcher.pair;
     } else {
-      pair = selfSignedCertificate();
+      // Loaded when used: the certificate module's ASN.1 library costs a process that serves
+      // metrics from files, or none, about 0.1 s of start.
+      pair = (await import("../tls/self-signed.js")).selfSignedCertificate();
     }
     server = createTlsServer(base, pair, opts.enableHttp2, handler);
   } else {
