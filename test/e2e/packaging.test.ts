@@ -259,7 +259,7 @@ describe("published packages", () => {
     "ships %s's source maps, its TypeScript inlined, beside every module",
     async (name) => {
       const files = paths(name);
-      const modules = files.filter((f) => /^dist\/.*\.js$/.test(f));
+      const modules = files.filter((f) => /^dist\/.*\.c?js$/.test(f));
       expect(modules.filter((f) => !files.includes(`${f}.map`))).toEqual([]);
       const { stdout } = await execa("tar", [
         "-xzOf",
@@ -290,7 +290,8 @@ describe("published packages", () => {
     expect(
       files.filter(
         (f) =>
-          !/^dist\/.*\.(js|js\.map|d\.ts)$/.test(f) &&
+          // ES modules, and the CommonJS one that loads the ASN.1 library (certs/asn1-lib.cts).
+          !/^dist\/.*\.(c?js|c?js\.map|d\.c?ts)$/.test(f) &&
           !/^data\/.*\.json$/.test(f) &&
           !["package.json", "README.md", "LICENSE"].includes(f),
       ),
