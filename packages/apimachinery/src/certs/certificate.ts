@@ -62,7 +62,7 @@ function randomSerial(): ArrayBuffer {
   return copy((m[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), m]) : m);
 }
 
-/** Go's default key id: RFC 7093's method 1 (the leftmost 160 bits of a SHA-256 of the key bits). */
+/** Go's default key id: RFC 7093 method 1, the leftmost 160 bits of a SHA-256 of the key. */
 function keyId(subjectPublicKey: ArrayBuffer): Buffer {
   return createHash("sha256").update(new Uint8Array(subjectPublicKey)).digest().subarray(0, 20);
 }

@@ -20,7 +20,7 @@ export function generatePrivateKey(algorithm: KeyAlgorithm = "ecdsa-p256"): KeyO
     : generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
 }
 
-/** The key as keyutil.MarshalPrivateKeyToPEM writes it: SEC1 for EC, PKCS#1 for RSA, else PKCS#8. */
+/** The key as keyutil.MarshalPrivateKeyToPEM writes it: SEC1 (EC), PKCS#1 (RSA), else PKCS#8. */
 export function privateKeyPem(key: KeyObject): string {
   const type =
     key.asymmetricKeyType === "ec" ? "sec1" : key.asymmetricKeyType === "rsa" ? "pkcs1" : "pkcs8";

@@ -5,9 +5,10 @@
  * Approved (not Denied, not Failed) and has no certificate yet is checked against its signer's
  * restrictions; one that breaks them gets kube's Failed condition, the others their certificate
  * (signCertificateRequest of `@opgen/apimachinery/certs`), valid for spec.expirationSeconds
- * clamped to [10m, --cluster-signing-duration (1 year)]. Both are written through the status subresource as `kube-controller-manager`, so
- * admission, validation and managedFields see what they see on a cluster. Requests for any other
- * signer (legacy-unknown included) are left to their own signer.
+ * clamped to [10m, --cluster-signing-duration (1 year)]. Both are written through the status
+ * subresource as `kube-controller-manager`, so admission, validation and managedFields see what
+ * they see on a cluster. Requests for any other signer (legacy-unknown included) are left to
+ * their own signer.
  */
 
 import {
