@@ -3,7 +3,8 @@
  * one-line message and an exit code. Each command's implementation is imported only when that
  * command runs, so `opgen --help` never loads ts-morph, handlebars or @kubernetes/client-node.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { type Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { OpgenCommand } from "./cli/bool-flags.js";
 import { CliError, fileSystemErrorMessage } from "./util/errors.js";
 import { opgenVersion } from "./version.js";
 
@@ -14,18 +15,12 @@ function parseInteger(name: string) {
   };
 }
 
-function parseBool(value: string): boolean {
-  if (value === "true") return true;
-  if (value === "false") return false;
-  throw new InvalidArgumentError("expected true or false");
-}
-
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
 export function buildProgram(): Command {
-  const program = new Command("opgen")
+  const program = new OpgenCommand("opgen")
     .description("Kubebuilder for TypeScript: scaffold, generate and run Kubernetes operators")
     .version(opgenVersion(), "-v, --version")
     .showSuggestionAfterError(true)
@@ -66,9 +61,10 @@ export function buildProgram(): Command {
       "--plural <plural>",
       "resource plural (default: the kind pluralized as Kubebuilder does, lower-cased)",
     )
-    .option("--namespaced <bool>", "namespaced (true) or cluster-scoped (false)", parseBool, true)
-    .option("--resource <bool>", "scaffold the API types", parseBool, true)
-    .option("--controller <bool>", "scaffold a controller", parseBool, true)
+    .option("--namespaced", "namespaced; --namespaced=false for a cluster-scoped kind", true)
+    .option("--resource", "scaffold the API types (--resource=false: only a controller)", true)
+    .option("--controller", "scaffold a controller (--controller=false: only the API)", true)
+    .option("--force", "scaffold again files that exist (types, controller, test, sample, roles)")
     .action(async (opts) => (await import("./commands/create-api.js")).runCreateApi(opts));
   create
     .command("webhook")

@@ -21,6 +21,7 @@ export interface CreateApiFlags {
   namespaced: boolean;
   resource: boolean;
   controller: boolean;
+  force?: boolean;
 }
 
 export async function runCreateApi(flags: CreateApiFlags, cwd = process.cwd()): Promise<void> {
@@ -34,8 +35,10 @@ export async function runCreateApi(flags: CreateApiFlags, cwd = process.cwd()): 
 
   const options = { ...flags, plural };
   const plan = planCreateApi(root, project, options);
-  plan.checkConflicts(root);
+  // Without --force an existing file stops the command before the sample's CRD is generated.
+  if (!flags.force) plan.checkConflicts(root);
   const sample = options.resource ? await planApiSample(root, project, options, plan) : undefined;
+  if (flags.force) plan.overwriteExisting(root);
   plan.write(root);
   for (const file of plan.list()) {
     process.stdout.write(`${file.action === "create" ? "created" : "updated"} ${file.path}\n`);

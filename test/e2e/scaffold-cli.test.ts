@@ -639,6 +639,112 @@ describe("opgen create api", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it("takes boolean flags bare and with '=', as Kubebuilder's pflag does", async () => {
+    const project = tempDir();
+    const init = await runCli(["init", "--skip-install=true", "--multigroup=false"], project);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(existsSync(join(project, "node_modules"))).toBe(false);
+    const gvk = (kind: string) => [
+      "create",
+      "api",
+      "--group",
+      "demo",
+      "--version",
+      "v1",
+      "--kind",
+      kind,
+    ];
+    const bare = await runCli(
+      [...gvk("Bare"), "--resource", "--controller", "--namespaced"],
+      project,
+    );
+    expect(bare.exitCode, bare.stderr).toBe(0);
+    const valued = await runCli(
+      [...gvk("Valued"), "--resource=true", "--controller=false", "--namespaced=false"],
+      project,
+    );
+    expect(valued.exitCode, valued.stderr).toBe(0);
+    const resources = parse(readFileSync(join(project, "PROJECT"), "utf8")).resources;
+    expect(resources).toMatchObject([
+      { kind: "Bare", api: { namespaced: true }, controller: true },
+      { kind: "Valued", api: { namespaced: false } },
+    ]);
+    expect(resources[1].controller).toBeUndefined();
+    expect(existsSync(join(project, "src/controllers/valued.controller.ts"))).toBe(false);
+    const before = snapshot(project);
+    expectOneLineFailure(
+      await runCli([...gvk("Detached"), "--resource", "false"], project),
+      /^opgen: unexpected argument 'false' after --resource: a boolean flag takes its value after '=' \(--resource=false\), as in Kubebuilder \(see opgen --help\)$/,
+    );
+    expectOneLineFailure(
+      await runCli([...gvk("Detached"), "--controller=nope"], project),
+      /^opgen: option '--controller' argument 'nope' is invalid: expected true or false/,
+    );
+    expect(snapshot(project)).toEqual(before);
+    const check = await runCli(["manifests", "--strict=false"], project);
+    expect(check.exitCode, check.stderr).toBe(0);
+    expect((await runCli(["manifests", "--check=true"], project)).exitCode).toBe(0);
+  });
+
+  it("--force scaffolds the kind's files again, as Kubebuilder's does, and leaves the rest", async () => {
+    const project = tempDir();
+    expect((await runCli(["init", "--skip-install"], project)).exitCode).toBe(0);
+    const args = ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Widget"];
+    expect((await runCli(args, project)).exitCode).toBe(0);
+    const scaffolded = snapshot(project);
+    // Overwritten with --force: what Kubebuilder's templates mark OverwriteFile.
+    const overwritten = [
+      "src/api/v1/widget.types.ts",
+      "src/controllers/widget.controller.ts",
+      "test/widget.controller.test.ts",
+      "config/samples/demo_v1_widget.yaml",
+      "config/rbac/widget_editor_role.yaml",
+    ];
+    // Kept: the group's file, and the files create api only adds entries to.
+    const kept = ["src/api/v1/groupversion.ts", "src/main.ts", "config/crd/kustomization.yaml"];
+    for (const file of [...overwritten, ...kept]) {
+      const mine = file.endsWith(".ts") ? "// mine\n" : "# mine\n";
+      writeFileSync(join(project, file), `${readFileSync(join(project, file), "utf8")}${mine}`);
+    }
+    const edited = snapshot(project);
+    expectOneLineFailure(
+      await runCli(args, project),
+      /already exists in PROJECT; nothing was changed \(pass --force to scaffold its files again\)$/,
+    );
+    expect(snapshot(project)).toEqual(edited);
+    const forced = await runCli([...args, "--force"], project);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(
+      forced.stdout
+        .split("\n")
+        .filter((l) => l.startsWith("updated "))
+        .sort(),
+    ).toEqual(overwritten.map((f) => `updated ${f}`).sort());
+    const after = snapshot(project);
+    for (const file of overwritten) expect(after[file], file).toBe(scaffolded[file]);
+    for (const file of kept) expect(after[file], file).toBe(edited[file]);
+    expect(after.PROJECT).toBe(scaffolded.PROJECT);
+    // Nothing left to overwrite: a second --force changes nothing.
+    const again = await runCli([...args, "--force"], project);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).not.toMatch(/^(created|updated) /m);
+    expect(snapshot(project)).toEqual(after);
+  });
+
+  it("--force overwrites a file of a new kind that is in the way", async () => {
+    const project = tempDir();
+    expect((await runCli(["init", "--skip-install"], project)).exitCode).toBe(0);
+    mkdirSync(join(project, "src/controllers"), { recursive: true });
+    writeFileSync(join(project, "src/controllers/gadget.controller.ts"), "// mine\n");
+    const args = ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Gadget"];
+    const forced = await runCli([...args, "--force"], project);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(/^updated src\/controllers\/gadget\.controller\.ts$/m);
+    expect(readFileSync(join(project, "src/controllers/gadget.controller.ts"), "utf8")).toContain(
+      "setupGadgetController",
+    );
+  });
+
   it("fails outside a project", async () => {
     const empty = tempDir();
     expectOneLineFailure(

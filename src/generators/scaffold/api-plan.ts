@@ -31,6 +31,8 @@ export interface ApiOptions {
   namespaced: boolean;
   resource: boolean;
   controller: boolean;
+  /** Scaffold a kind PROJECT records again; the command then overwrites the files that exist. */
+  force?: boolean;
 }
 
 const MAIN_TS = "src/main.ts";
@@ -109,9 +111,13 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
   if (!options.resource && !options.controller) {
     throw new CliError("nothing to do: --resource=false and --controller=false");
   }
-  if (existing && (options.resource || existing.controller || !options.controller)) {
+  if (
+    existing &&
+    !options.force &&
+    (options.resource || existing.controller || !options.controller)
+  ) {
     throw new CliError(
-      `the API ${qualifiedGroup}/${version}, Kind=${kind} already exists in PROJECT; nothing was changed`,
+      `the API ${qualifiedGroup}/${version}, Kind=${kind} already exists in PROJECT; nothing was changed (pass --force to scaffold its files again)`,
     );
   }
   if (!options.resource && !existing && !existsSync(join(root, typesFile))) {

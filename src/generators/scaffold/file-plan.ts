@@ -3,7 +3,7 @@
  * Conflicts (a new file that already exists) are found before anything is written, and the plan
  * is then written all at once, so a failing command leaves the project untouched.
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFilesAtomically } from "../../util/atomic-write.js";
 import { CliError } from "../../util/errors.js";
@@ -54,8 +54,25 @@ export class FilePlan {
     }
   }
 
+  /**
+   * `--force`: every file to create that exists is overwritten instead (Kubebuilder's
+   * `IfExistsAction = OverwriteFile`); a file that already holds the planned text is left out.
+   */
+  overwriteExisting(root: string): void {
+    const clashes = new Set(this.clashes(root));
+    for (const planned of this.list()) {
+      if (planned.action === "create" && !clashes.has(planned.path)) continue;
+      if (sameText(join(root, planned.path), planned.content)) this.files.delete(planned.path);
+      else this.files.set(planned.path, { ...planned, action: "update" });
+    }
+  }
+
   write(root: string): void {
     this.checkConflicts(root);
     writeFilesAtomically(root, this.list());
   }
+}
+
+function sameText(file: string, content: string): boolean {
+  return existsSync(file) && lstatSync(file).isFile() && readFileSync(file, "utf8") === content;
 }
