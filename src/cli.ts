@@ -3,7 +3,7 @@
  * one-line message and an exit code. Each command's implementation is imported only when that
  * command runs, so `opgen --help` never loads ts-morph, handlebars or @kubernetes/client-node.
  */
-import { type Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { Argument, type Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { OpgenCommand } from "./cli/bool-flags.js";
 import { CliError, fileSystemErrorMessage } from "./util/errors.js";
 import { opgenVersion } from "./version.js";
@@ -147,6 +147,14 @@ export function buildProgram(): Command {
     .option("--no-build", "do not build the operator before starting it (nor watch src/)")
     .option("--no-watch", "do not rebuild and restart the operator when src/ changes")
     .action(async (opts) => (await import("./commands/dev.js")).runDev(opts));
+
+  program
+    .command("completion")
+    .description("print a shell completion script (see docs/cli.md to install it)")
+    .addArgument(new Argument("<shell>", "the shell").choices(["bash", "zsh", "fish"]))
+    .action(async (shell) =>
+      (await import("./commands/completion.js")).runCompletion(shell, program),
+    );
 
   return program;
 }
