@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { apiDir, planApiSample, planCreateApi } from "../generators/scaffold/api-plan.js";
+import { checkNewKind } from "../generators/scaffold/kind-name.js";
 import { hasStorageVersion } from "../generators/scaffold/storage-version-edit.js";
 import { type ProjectConfig, readProject } from "../project/project-file.js";
 import {
@@ -30,6 +31,7 @@ export async function runCreateApi(flags: CreateApiFlags, cwd = process.cwd()): 
   validateGroup(flags.group, project.domain);
   validateVersion(flags.version);
   validateKind(flags.kind);
+  checkNewKind(flags.kind);
   const plural = flags.plural ?? pluralOf(flags.kind);
   validatePlural(plural);
 

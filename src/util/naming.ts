@@ -40,6 +40,13 @@ export function validateProjectName(name: string): void {
 
 /** The group is given without the domain; the full API group `<group>.<domain>` must be a DNS-1123 subdomain. */
 export function validateGroup(group: string, domain: string): void {
+  // The domain typed into --group would make the API group <group>.<domain>.<domain>.
+  if (group === domain || group.endsWith(`.${domain}`)) {
+    const own = group.slice(0, -domain.length - 1);
+    throw new CliError(
+      `invalid --group ${show(group)}: the project's domain ${domain} is added to the group, so pass ${own ? `--group ${own}` : "the group's own name (e.g. --group webapp)"} for the API group ${own || "webapp"}.${domain}`,
+    );
+  }
   if (group === "" || !isDns1123Subdomain(group) || !isDns1123Subdomain(`${group}.${domain}`)) {
     throw new CliError(
       `invalid --group ${show(group)}: must be lower-case DNS-1123 labels (e.g. demo or batch.apps), forming the API group <group>.${domain}`,

@@ -820,6 +820,24 @@ describe("opgen init and create api refuse bad input before writing anything", (
       ["--group", "de_mo", "--version", "v1", "--kind", "Thing"],
       "opgen: invalid --group .*",
     ],
+    [
+      "the project's domain in the group",
+      ["--group", "demo.example.com", "--version", "v1", "--kind", "Widget"],
+      'opgen: invalid --group "demo\\.example\\.com": the project\'s domain example\\.com is added to the group, so pass --group demo for the API group demo\\.example\\.com',
+    ],
+    // Kinds opgen manifests would refuse, refused before anything is written.
+    ...(["WidgetList", "Status", "ObjectMeta", "WatchEvent", "ListOptions"] as const).map(
+      (kind): [string, string[], string] => [
+        `the kind ${kind}`,
+        ["--group", "demo", "--version", "v1", "--kind", kind],
+        `opgen: invalid --kind "${kind}": .*, so opgen manifests would refuse it; choose another kind`,
+      ],
+    ),
+    ...(["Condition", "GroupVersion"] as const).map((kind): [string, string[], string] => [
+      `the kind ${kind}, a name its types file imports`,
+      ["--group", "demo", "--version", "v1", "--kind", kind],
+      `opgen: invalid --kind "${kind}": the scaffolded ${kind.toLowerCase()}\\.types\\.ts imports a ${kind} of its own, .*; choose another kind`,
+    ]),
   ];
   it.concurrent.each(createCases)("create api: %s", async (_name, args, line) => {
     const dir = join(root, `create-${n++}`);
@@ -834,5 +852,5 @@ describe("opgen init and create api refuse bad input before writing anything", (
 });
 
 it("covers at least 80 bad inputs", () => {
-  expect(cases.length + 5 + 3).toBeGreaterThanOrEqual(80);
+  expect(cases.length + 5 + 11).toBeGreaterThanOrEqual(80);
 });

@@ -30,6 +30,8 @@ describe("validation of create api flags", () => {
   it("accepts the tutorial's names", () => {
     expect(() => validateGroup("demo", "my.domain")).not.toThrow();
     expect(() => validateGroup("batch.apps", "my.domain")).not.toThrow();
+    // A group that only ends like the domain is its own group.
+    expect(() => validateGroup("webappmy.domain", "my.domain")).not.toThrow();
     for (const v of ["v1", "v1beta1", "v2alpha3", "v10"])
       expect(() => validateVersion(v)).not.toThrow();
     expect(() => validateKind("AppCluster")).not.toThrow();
@@ -39,6 +41,16 @@ describe("validation of create api flags", () => {
     ["group", () => validateGroup("Demo", "my.domain"), /invalid --group "Demo"/],
     ["group", () => validateGroup("", "my.domain"), /invalid --group ""/],
     ["group traversal", () => validateGroup("../x", "my.domain"), /invalid --group/],
+    [
+      "group holding the domain",
+      () => validateGroup("webapp.my.domain", "my.domain"),
+      /^invalid --group "webapp\.my\.domain": the project's domain my\.domain is added to the group, so pass --group webapp for the API group webapp\.my\.domain$/,
+    ],
+    [
+      "group that is the domain",
+      () => validateGroup("my.domain", "my.domain"),
+      /^invalid --group "my\.domain": .*pass the group's own name \(e\.g\. --group webapp\)/,
+    ],
     ["version", () => validateVersion("1"), /invalid --version "1"/],
     ["version", () => validateVersion("v1beta"), /invalid --version/],
     ["version", () => validateVersion("V1"), /invalid --version/],

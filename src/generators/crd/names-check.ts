@@ -26,6 +26,20 @@ const RESERVED_KINDS = new Set([
   "List",
 ]);
 
+/**
+ * Why kube-apiserver (or the Kubernetes machinery every group version shares) refuses `kind`,
+ * or undefined; the one rule `opgen manifests` and `opgen create api --kind` both apply.
+ */
+export function kindNameProblem(kind: string): string | undefined {
+  if (kind.endsWith("List") && kind !== "List") {
+    return `a name ending in "List" is the list kind of ${kind.slice(0, -4)} in every API group`;
+  }
+  if (RESERVED_KINDS.has(kind)) return `Kubernetes registers ${kind} in every API group version`;
+  const errs = isDNS1035Label(kind.toLowerCase());
+  if (errs.length) return `the lower-cased kind must be a DNS-1035 label: ${errs[0]}`;
+  return undefined;
+}
+
 function error(v: KindVersion, message: string): Diagnostic {
   return { severity: "error", ...v.pos, message };
 }
@@ -39,21 +53,8 @@ export function nameProblems(
   const out: Diagnostic[] = [];
   const seenGroups = new Map<string, KindVersion>();
   for (const v of versions) {
-    if (RESERVED_KINDS.has(v.kind) || (v.kind.endsWith("List") && v.kind !== "List")) {
-      out.push(
-        error(
-          v,
-          v.kind.endsWith("List")
-            ? `kind ${v.kind}: a name ending in "List" is the list kind of ${v.kind.slice(0, -4)} in every API group; rename the kind`
-            : `kind ${v.kind}: Kubernetes registers ${v.kind} in every API group version; rename the kind`,
-        ),
-      );
-    }
-    const kindErrs = isDNS1035Label(v.kind.toLowerCase());
-    if (kindErrs.length)
-      out.push(
-        error(v, `kind ${v.kind}: the lower-cased kind must be a DNS-1035 label: ${kindErrs[0]}`),
-      );
+    const kindProblem = kindNameProblem(v.kind);
+    if (kindProblem) out.push(error(v, `kind ${v.kind}: ${kindProblem}; rename the kind`));
     const versionErrs = isDNS1035Label(v.version);
     if (versionErrs.length) {
       out.push(

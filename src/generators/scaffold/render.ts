@@ -32,6 +32,18 @@ export function renderTemplate(name: string, data: object): string {
   return template(data);
 }
 
+/** The names a template imports (`import { a, type B } from "..."`), in order. */
+export function templateImports(name: string): string[] {
+  const source = readFileSync(join(templatesDir(), name), "utf8");
+  // The first import follows `{{header}}` on its line.
+  return [...source.matchAll(/(?:^|\}\})import (?:type )?\{([^}]*)\} from /gm)].flatMap((m) =>
+    m[1]!
+      .split(",")
+      .map((s) => s.trim().replace(/^type\s+/, ""))
+      .filter((s) => /^[A-Za-z_$][\w$]*$/.test(s)),
+  );
+}
+
 /**
  * The templates under `templates/<folder>`, each with the path it renders to: `.hbs` dropped, and
  * a leading `_` in a path segment turned into `.` (npm drops `.gitignore` and friends from
