@@ -30,6 +30,7 @@ const controller = (markers: string, body = "export class ThingReconciler {}\n")
 
 const TYPES = "src/api/v1/thing.types.ts";
 const CONTROLLER = "src/controllers/thing.controller.ts";
+const GROUP_VERSION = "src/api/v1/groupversion.ts";
 
 let base: string;
 beforeAll(() => {
@@ -504,21 +505,21 @@ const cases: [string, Case][] = [
     "a version with capitals",
     {
       files: { "src/api/v1/groupversion.ts": gv("demo.example.com", "V1") },
-      lines: source('kind Thing: version "V1" .* must be a DNS-1035 label .*', 8, 18),
+      lines: source('version "V1" must be a DNS-1035 label .*', 2, 40, GROUP_VERSION),
     },
   ],
   [
     "a version that is a number",
     {
       files: { "src/api/v1/groupversion.ts": gv("demo.example.com", "1") },
-      lines: source('kind Thing: version "1" .* must be a DNS-1035 label .*', 8, 18),
+      lines: source('version "1" must be a DNS-1035 label .*', 2, 40, GROUP_VERSION),
     },
   ],
   [
     "a group without a dot",
     {
       files: { "src/api/v1/groupversion.ts": gv("demo") },
-      lines: source('kind Thing: group "demo" should be a domain with at least one dot.*', 8, 18),
+      lines: source('group "demo" should be a domain with at least one dot.*', 1, 5, GROUP_VERSION),
     },
   ],
   [
@@ -526,9 +527,10 @@ const cases: [string, Case][] = [
     {
       files: { "src/api/v1/groupversion.ts": gv("Demo.example.com") },
       lines: source(
-        'kind Thing: group "Demo\\.example\\.com" must be a DNS-1123 subdomain.*',
-        8,
-        18,
+        'group "Demo\\.example\\.com" must be a DNS-1123 subdomain.*',
+        1,
+        5,
+        GROUP_VERSION,
       ),
     },
   ],

@@ -252,7 +252,7 @@ describe("names kube-apiserver would refuse, and collisions", () => {
         "v1/t.types.ts": root_("Widget"),
       }),
     ).toEqual([
-      "src/api/v1/t.types.ts:3:18: kind Widget: version \"V1\" (its folder name or GroupVersion) must be a DNS-1035 label such as v1 or v1beta1: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      "src/api/v1/groupversion.ts:2:40: version \"V1\" must be a DNS-1035 label such as v1 or v1beta1: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
     ]);
   });
 
@@ -260,15 +260,60 @@ describe("names kube-apiserver would refuse, and collisions", () => {
     expect(
       await diagnoseTree({ "v1/groupversion.ts": gv("demo"), "v1/t.types.ts": root_("Widget") }),
     ).toEqual([
-      'src/api/v1/t.types.ts:3:18: kind Widget: group "demo" should be a domain with at least one dot, as kube-apiserver requires (e.g. demo.example.com)',
+      'src/api/v1/groupversion.ts:1:5: group "demo" should be a domain with at least one dot, as kube-apiserver requires (e.g. demo.example.com)',
     ]);
     const [message] = await diagnoseTree({
       "v1/groupversion.ts": gv("Demo.example.com"),
       "v1/t.types.ts": root_("Widget"),
     });
     expect(message).toMatch(
-      /^src\/api\/v1\/t.types.ts:3:18: kind Widget: group "Demo.example.com" must be a DNS-1123 subdomain: a lowercase RFC 1123 subdomain/,
+      /^src\/api\/v1\/groupversion.ts:1:5: group "Demo.example.com" must be a DNS-1123 subdomain: a lowercase RFC 1123 subdomain/,
     );
+  });
+
+  it("a group or version error is said once, at its declaration, however many kinds the folder holds", async () => {
+    expect(
+      await diagnoseTree({
+        "v1/groupversion.ts": gv("demo"),
+        "v1/a.types.ts": root_("Widget"),
+        "v1/b.types.ts": root_("Gadget"),
+      }),
+    ).toEqual([
+      'src/api/v1/groupversion.ts:1:5: group "demo" should be a domain with at least one dot, as kube-apiserver requires (e.g. demo.example.com)',
+    ]);
+    // Declared in the GroupVersion literal: the literal is the place.
+    expect(
+      await diagnoseTree({
+        "v1/groupversion.ts":
+          'export const GroupVersion = { group: "demo", version: "v1" } as const;\n',
+        "v1/a.types.ts": root_("Widget"),
+      }),
+    ).toEqual([
+      'src/api/v1/groupversion.ts:1:38: group "demo" should be a domain with at least one dot, as kube-apiserver requires (e.g. demo.example.com)',
+    ]);
+  });
+
+  it("a version taken from the folder's name is reported at GroupVersion, saying so", async () => {
+    const [message] = await diagnoseTree({
+      "V1/groupversion.ts":
+        "/** @groupName demo.example.com */\nexport const GroupVersion = {} as const;\n",
+      "V1/a.types.ts": root_("Widget"),
+    });
+    expect(message).toMatch(
+      /^src\/api\/V1\/groupversion.ts:2:14: version "V1" \(the folder's name: no @versionName is given\) must be a DNS-1035 label such as v1 or v1beta1: /,
+    );
+  });
+
+  it("a GroupVersion without a group is reported at groupversion.ts, once", async () => {
+    expect(
+      await diagnoseTree({
+        "v1/groupversion.ts": 'export const GroupVersion = { version: "v1" } as const;\n',
+        "v1/a.types.ts": root_("Widget"),
+        "v1/b.types.ts": root_("Gadget"),
+      }),
+    ).toEqual([
+      'src/api/v1/groupversion.ts:1:14: no API group: export a GroupVersion with @groupName <group>.<domain> in its JSDoc (or { group: "..." }) for the kinds of this folder',
+    ]);
   });
 
   it("a plural or short name that is not a lowercase DNS-1123 label", async () => {

@@ -20,6 +20,11 @@ export interface KindVersion {
   markers: readonly ParsedMarker[];
   /** Where the root type is declared, for messages. */
   pos: SourcePos;
+  /** Where the group and the version are declared (groupversion.ts), for messages about them. */
+  groupPos?: SourcePos;
+  versionPos?: SourcePos;
+  /** The version is the folder's name, not declared. */
+  versionFromFolder?: boolean;
 }
 
 export interface AssembledCrd {

@@ -4,7 +4,7 @@
  * walks their types into schemas and writes one CustomResourceDefinition per group and kind to
  * `<outputDir>/<group>_<plural>.yaml`. It returns files and diagnostics; writing is the caller's job.
  */
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import type { ts } from "ts-morph";
 import { readProject } from "../../project/project-file.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
@@ -14,6 +14,7 @@ import { opgenVersion } from "../../version.js";
 import type { GeneratedFile } from "../types.js";
 import { type AssembledCrd, assembleCrds, type KindVersion } from "./assemble.js";
 import { limitDescriptions } from "./descriptions.js";
+import { type PackageInfo, readPackageInfo } from "./group-version.js";
 import { costProblems, expressionProblems } from "./expression-checks.js";
 import { nameProblems } from "./names-check.js";
 import { printColumnProblems } from "./printcolumn-check.js";
@@ -45,12 +46,6 @@ export interface CrdResult {
 export const DEFAULT_API_PATHS = ["src/api"] as const;
 export const DEFAULT_CRD_OUTPUT = "config/crd/bases";
 
-interface PackageInfo {
-  group?: string;
-  version: string;
-  optional: boolean;
-}
-
 export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
   const sources = options.sources ?? (await ProjectSources.create(options.projectDir));
   const t = sources.ts;
@@ -73,26 +68,7 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
     const cached = packages.get(dir);
     if (cached !== undefined) return cached ?? undefined;
     const file = sources.file(join(dir, "groupversion.ts"));
-    let info: PackageInfo | null = null;
-    if (file) {
-      info = { version: basename(dir), optional: false };
-      for (const stmt of file.sf.statements) {
-        if (!t.isVariableStatement(stmt)) continue;
-        const decl = stmt.declarationList.declarations.find(
-          (d) => t.isIdentifier(d.name) && d.name.text === "GroupVersion",
-        );
-        if (!decl) continue;
-        const markers = walker.markersOf(file, stmt, "package");
-        const literal = objectLiteral(t, decl.initializer);
-        if (literal.group !== undefined) info.group = literal.group;
-        if (literal.version !== undefined) info.version = literal.version;
-        for (const m of markers) {
-          if (m.def.name === "groupName") info.group = (m.args[""] as string | undefined) ?? "";
-          else if (m.def.name === "versionName") info.version = m.args[""] as string;
-          else if (m.def.name === "optional") info.optional = true;
-        }
-      }
-    }
+    const info = file ? readPackageInfo(sources, walker, file, dir) : null;
     packages.set(dir, info);
     return info ?? undefined;
   }
@@ -130,13 +106,20 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
   for (const { decl, file } of roots) {
     const pos = sources.position(file, decl.name ?? decl);
     const pkg = packageOf(dirname(file.path));
-    if (!pkg || pkg.group === undefined) {
+    if (!pkg) {
       diagnostics.push({
         severity: "error",
         ...pos,
-        message: pkg
-          ? `kind ${decl.name!.text}: groupversion.ts in its folder exports no GroupVersion with a group (@groupName or { group: "..." })`
-          : `kind ${decl.name!.text}: no groupversion.ts in its folder, so its API group is unknown`,
+        message: `kind ${decl.name!.text}: no groupversion.ts in its folder, so its API group is unknown`,
+      });
+      continue;
+    }
+    if (pkg.group === undefined) {
+      // Said once at groupversion.ts, however many kinds the folder holds.
+      diagnostics.push({
+        severity: "error",
+        ...pkg.declPos,
+        message: `no API group: export a GroupVersion with @groupName <group>.<domain> in its JSDoc (or { group: "..." }) for the kinds of this folder`,
       });
       continue;
     }
@@ -148,6 +131,9 @@ export async function generateCrds(options: CrdOptions): Promise<CrdResult> {
       schema,
       markers: walker.markersOf(file, decl, "root"),
       pos,
+      groupPos: pkg.groupPos,
+      versionPos: pkg.versionPos,
+      versionFromFolder: pkg.versionFromFolder,
     });
   }
   diagnostics.push(...walker.diagnostics);
@@ -192,24 +178,6 @@ function projectLayout(projectDir: string): { multigroup: boolean } | undefined 
     // No PROJECT file (or one this command does not need to read): no layout to enforce.
     return undefined;
   }
-}
-
-function objectLiteral(
-  t: typeof ts,
-  init: ts.Expression | undefined,
-): { group?: string; version?: string } {
-  let e = init;
-  while (e && (t.isAsExpression(e) || t.isSatisfiesExpression(e) || t.isParenthesizedExpression(e)))
-    e = e.expression;
-  const out: { group?: string; version?: string } = {};
-  if (!e || !t.isObjectLiteralExpression(e)) return out;
-  for (const p of e.properties) {
-    if (t.isPropertyAssignment(p) && t.isIdentifier(p.name) && t.isStringLiteral(p.initializer)) {
-      if (p.name.text === "group") out.group = p.initializer.text;
-      if (p.name.text === "version") out.version = p.initializer.text;
-    }
-  }
-  return out;
 }
 
 /** Stable order: by file, line, column; duplicates (the same message at the same place) dropped. */

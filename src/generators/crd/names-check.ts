@@ -7,6 +7,7 @@
  * two kinds that would be one CRD, and a second API group in a single-group project.
  */
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from "@opgen/apimachinery/names";
+import type { SourcePos } from "../../markers/types.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import type { AssembledCrd, KindVersion } from "./assemble.js";
 
@@ -44,6 +45,40 @@ function error(v: KindVersion, message: string): Diagnostic {
   return { severity: "error", ...v.pos, message };
 }
 
+/**
+ * A version that is not a DNS-1035 label and a group that is not a DNS-1123 subdomain with a dot,
+ * at their declaration in groupversion.ts (so once, whatever the kinds of the folder), else at
+ * the kind.
+ */
+function groupVersionProblems(v: KindVersion): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const at = (pos: SourcePos | undefined, message: string): Diagnostic =>
+    pos ? { severity: "error", ...pos, message } : error(v, `kind ${v.kind}: ${message}`);
+  const versionErrs = isDNS1035Label(v.version);
+  if (versionErrs.length) {
+    const source = v.versionFromFolder ? " (the folder's name: no @versionName is given)" : "";
+    out.push(
+      at(
+        v.versionPos,
+        `version "${v.version}"${source} must be a DNS-1035 label such as v1 or v1beta1: ${versionErrs[0]}`,
+      ),
+    );
+  }
+  if (v.group === "") return out;
+  const groupErrs = isDNS1123Subdomain(v.group);
+  if (groupErrs.length) {
+    out.push(at(v.groupPos, `group "${v.group}" must be a DNS-1123 subdomain: ${groupErrs[0]}`));
+  } else if (!v.group.includes(".")) {
+    out.push(
+      at(
+        v.groupPos,
+        `group "${v.group}" should be a domain with at least one dot, as kube-apiserver requires (e.g. ${v.group}.example.com)`,
+      ),
+    );
+  }
+  return out;
+}
+
 /** Checks each declared kind version and the CRDs they assemble into. */
 export function nameProblems(
   versions: readonly KindVersion[],
@@ -55,34 +90,8 @@ export function nameProblems(
   for (const v of versions) {
     const kindProblem = kindNameProblem(v.kind);
     if (kindProblem) out.push(error(v, `kind ${v.kind}: ${kindProblem}; rename the kind`));
-    const versionErrs = isDNS1035Label(v.version);
-    if (versionErrs.length) {
-      out.push(
-        error(
-          v,
-          `kind ${v.kind}: version "${v.version}" (its folder name or GroupVersion) must be a DNS-1035 label such as v1 or v1beta1: ${versionErrs[0]}`,
-        ),
-      );
-    }
-    if (v.group !== "") {
-      const groupErrs = isDNS1123Subdomain(v.group);
-      if (groupErrs.length) {
-        out.push(
-          error(
-            v,
-            `kind ${v.kind}: group "${v.group}" must be a DNS-1123 subdomain: ${groupErrs[0]}`,
-          ),
-        );
-      } else if (!v.group.includes(".")) {
-        out.push(
-          error(
-            v,
-            `kind ${v.kind}: group "${v.group}" should be a domain with at least one dot, as kube-apiserver requires (e.g. ${v.group}.example.com)`,
-          ),
-        );
-      }
-      if (!seenGroups.has(v.group)) seenGroups.set(v.group, v);
-    }
+    out.push(...groupVersionProblems(v));
+    if (v.group !== "" && !seenGroups.has(v.group)) seenGroups.set(v.group, v);
   }
   if (project && !project.multigroup && seenGroups.size > 1) {
     const [first, ...others] = [...seenGroups.values()];
