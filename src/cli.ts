@@ -5,7 +5,8 @@
  */
 import { Argument, type Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { OpgenCommand } from "./cli/bool-flags.js";
-import { CliError, fileSystemErrorMessage } from "./util/errors.js";
+import { CliError, CliErrors, fileSystemErrorMessage } from "./util/errors.js";
+import { oneLineYamlMessage } from "./util/yaml-errors.js";
 import { opgenVersion } from "./version.js";
 
 function parseInteger(name: string) {
@@ -182,8 +183,10 @@ function reportError(error: unknown): number {
     return error.exitCode || 1;
   }
   if (error instanceof CliError) {
+    // A YAML error quoted by a dependency (envtest reading CRDs) comes with a code frame.
+    const message = error instanceof CliErrors ? error.message : oneLineYamlMessage(error.message);
     process.stderr.write(
-      `${error.message
+      `${message
         .split("\n")
         .map((l) => `opgen: ${l}`)
         .join("\n")}\n`,

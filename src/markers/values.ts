@@ -4,6 +4,7 @@
  * maps `{key: value}`, numbers and booleans, and the type a value must have for its argument.
  */
 import { parse as parseYaml } from "yaml";
+import { yamlReason } from "../util/yaml-errors.js";
 import type { ArgSpec, MarkerValue } from "./types.js";
 
 export interface Token {
@@ -257,7 +258,7 @@ export function convert(
       try {
         return parseYaml(raw, { schema: "core", strict: true }) as MarkerValue;
       } catch (e) {
-        return { problem: `not a valid YAML value: ${(e as Error).message.split("\n")[0]}` };
+        return { problem: `not a valid YAML value: ${yamlReason(e as Error)}` };
       }
     }
   }

@@ -5,8 +5,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse, stringify } from "yaml";
+import { parseDocument, stringify } from "yaml";
 import { CliError } from "../util/errors.js";
+import { yamlErrorLine } from "../util/yaml-errors.js";
 
 export const PROJECT_FILE = "PROJECT";
 export const LAYOUT = "typescript.opgen.io/v1";
@@ -62,12 +63,10 @@ export function renderProjectFile(config: ProjectConfig): string {
 }
 
 export function parseProjectFile(text: string, source = PROJECT_FILE): ProjectConfig {
-  let raw: unknown;
-  try {
-    raw = parse(text);
-  } catch (error) {
-    throw new CliError(`${source}: not valid YAML (${(error as Error).message.split("\n")[0]})`);
-  }
+  const doc = parseDocument(text);
+  const [error] = doc.errors;
+  if (error) throw new CliError(`${yamlErrorLine(source, error)}; fix it and run again`);
+  const raw: unknown = doc.toJS();
   const obj = raw as Partial<ProjectConfig> | null;
   if (!obj || typeof obj !== "object") throw new CliError(`${source}: expected a YAML mapping`);
   for (const key of ["domain", "projectName"] as const) {

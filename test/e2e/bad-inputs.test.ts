@@ -856,3 +856,66 @@ describe("opgen init and create api refuse bad input before writing anything", (
 it("covers at least 80 bad inputs", () => {
   expect(cases.length + 5 + 11).toBeGreaterThanOrEqual(80);
 });
+
+describe("YAML inputs that do not parse are one line: file:line:col: not valid YAML", () => {
+  let project: string;
+  beforeAll(async () => {
+    project = join(root, "yaml-project");
+    mkdirSync(project);
+    const r = await runCli(["init", "--skip-install"], project);
+    expect(r.exitCode, r.stderr).toBe(0);
+  });
+
+  const yamlCases: [string, string, string, string[], string][] = [
+    [
+      "PROJECT",
+      "PROJECT",
+      "domain: my.domain\nprojectName: x\n  foo: bar\n",
+      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Thing"],
+      "opgen: PROJECT:2:14: not valid YAML: Nested mappings are not allowed in compact mappings; fix it and run again",
+    ],
+    [
+      "PROJECT, read by create webhook",
+      "PROJECT",
+      "domain: [my.domain\n",
+      [
+        "create",
+        "webhook",
+        "--group",
+        "demo",
+        "--version",
+        "v1",
+        "--kind",
+        "Thing",
+        "--defaulting",
+      ],
+      "opgen: PROJECT:2:1: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \\]; fix it and run again",
+    ],
+    [
+      "a kustomization create api edits",
+      "config/crd/kustomization.yaml",
+      "resources:\n- a\n  b: [\n",
+      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Thing"],
+      "opgen: config/crd/kustomization\\.yaml:2:3: not valid YAML: .*; fix it and run again",
+    ],
+    [
+      "a CRD envtest installs",
+      "crds/thing.yaml",
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: x\n   bad: [\n",
+      ["envtest", "--crd-dir", "crds", "--kubeconfig", "kc.yaml"],
+      "opgen: envtest failed to start: crds/thing\\.yaml:4:9: not valid YAML: Nested mappings are not allowed in compact mappings",
+    ],
+  ];
+  it.each(yamlCases)("%s", async (_name, file, text, args, line) => {
+    const dir = join(root, `yaml-${n++}`);
+    cpSync(project, dir, { recursive: true });
+    mkdirSync(join(dir, file, ".."), { recursive: true });
+    writeFileSync(join(dir, file), text);
+    const before = snapshot(dir);
+    const r = await runCli(args, dir);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^${line}$`));
+    expect(snapshot(dir)).toEqual(before);
+  });
+});

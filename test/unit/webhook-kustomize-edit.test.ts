@@ -187,7 +187,7 @@ patches:
         validation: false,
         conversionCrds: [],
       }),
-    ).toThrow(/^config\/default\/kustomization.yaml: not valid YAML/);
+    ).toThrow(/^config\/default\/kustomization.yaml:1:13: not valid YAML: [^\n]*; fix it and run again$/);
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { isSeq, parseDocument, YAMLSeq } from "yaml";
 import { CliError } from "../../util/errors.js";
+import { yamlErrorLine } from "../../util/yaml-errors.js";
 
 export interface AddResourceOptions {
   /** A comment written above the entry when it is added (e.g. to explain a group of entries). */
@@ -22,9 +23,7 @@ export function addKustomizeResource(
 ): string {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
-    throw new CliError(
-      `${file}: not valid YAML (${doc.errors[0]!.message.split("\n")[0]}); fix it and run again`,
-    );
+    throw new CliError(`${yamlErrorLine(file, doc.errors[0]!)}; fix it and run again`);
   }
   let resources = doc.get("resources", true);
   if (resources === undefined || resources === null) {

@@ -10,6 +10,7 @@
  */
 import { type Document, isMap, isSeq, parseDocument, type YAMLMap, YAMLSeq } from "yaml";
 import { CliError } from "../../util/errors.js";
+import { yamlErrorLine } from "../../util/yaml-errors.js";
 import { indexOfLines, uncommentBlock, uncommented } from "./uncomment.js";
 
 export interface DefaultKustomizationEdit {
@@ -336,9 +337,7 @@ function stripDot(path: string | undefined): string | undefined {
 function parseKustomization(text: string, file: string): Document {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
-    throw new CliError(
-      `${file}: not valid YAML (${doc.errors[0]!.message.split("\n")[0]}); fix it and run again`,
-    );
+    throw new CliError(`${yamlErrorLine(file, doc.errors[0]!)}; fix it and run again`);
   }
   if (!isMap(doc.contents)) {
     throw new CliError(`${file}: expected a kustomization mapping; fix it and run again`);
