@@ -1,6 +1,5 @@
 /** `opgen create api`: add a kind (types, controller, test, sample, roles) to the project. */
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { apiDir, planApiSample, planCreateApi } from "../generators/scaffold/api-plan.js";
 import { checkNewKind } from "../generators/scaffold/kind-name.js";
 import { hasStorageVersion } from "../generators/scaffold/storage-version-edit.js";
@@ -13,6 +12,7 @@ import {
   validatePlural,
   validateVersion,
 } from "../util/naming.js";
+import { readProjectFile } from "../util/read-file.js";
 
 export interface CreateApiFlags {
   group: string;
@@ -74,12 +74,9 @@ function versionsWithoutStorage(
     .filter((r) => r.group === flags.group && r.kind === flags.kind && r.api)
     .map((r) => r.version);
   const marked = versions.some((version) => {
-    const file = join(
-      root,
-      apiDir(project, flags.group, version),
-      `${lowerKind(flags.kind)}.types.ts`,
-    );
-    return existsSync(file) && hasStorageVersion(readFileSync(file, "utf8"), flags.kind);
+    const file = `${apiDir(project, flags.group, version)}/${lowerKind(flags.kind)}.types.ts`;
+    const text = readProjectFile(root, file);
+    return text !== undefined && hasStorageVersion(text, flags.kind);
   });
   return marked ? [] : versions;
 }

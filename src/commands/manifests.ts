@@ -10,7 +10,7 @@
  * file is written, as controller-gen writes none; an existing one is left alone and reported.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { DEFAULT_CRD_OUTPUT, generateCrds, sortDiagnostics } from "../generators/crd/index.js";
 import { generateRbac } from "../generators/rbac/index.js";
 import { checkSamples } from "../generators/samples/check.js";
@@ -19,8 +19,9 @@ import { DEFAULT_WEBHOOK_OUTPUT, generateWebhooks } from "../generators/webhook/
 import { type Diagnostic, formatDiagnostic } from "../source/diagnostics.js";
 import { badSourcePaths } from "../source/project-files.js";
 import { ProjectSources } from "../source/project-sources.js";
-import { removeFiles, writeFilesAtomically } from "../util/atomic-write.js";
+import { checkOutputPaths, removeFiles, writeFilesAtomically } from "../util/atomic-write.js";
 import { CliError, CliErrors } from "../util/errors.js";
+import { readProjectFile } from "../util/read-file.js";
 import { unifiedDiff } from "../util/unified-diff.js";
 
 export interface ManifestsOptions {
@@ -49,26 +50,28 @@ const processIo: ManifestsIo = {
 };
 
 /** CRD files in the output folder that no kind generated: candidates for --prune. */
+/** A regular file (a link to one included); false for a dangling link. */
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}
+
 function staleCrdFiles(
   projectDir: string,
   outputDir: string,
   generated: readonly GeneratedFile[],
 ): string[] {
-  const dir = join(projectDir, outputDir);
-  if (!existsSync(dir)) return [];
+  const dir = resolve(projectDir, outputDir);
+  // A missing output folder, or a file in its place (refused when there is a CRD to write).
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   const wanted = new Set(generated.map((f) => f.path));
   return readdirSync(dir)
-    .filter((name) => /\.ya?ml$/.test(name))
+    .filter((name) => /\.ya?ml$/.test(name) && isFile(join(dir, name)))
     .map((name) => `${outputDir}/${name}`)
     .filter((path) => !wanted.has(path))
     .filter((path) =>
-      /^kind:\s*CustomResourceDefinition\s*$/m.test(readFileSync(join(projectDir, path), "utf8")),
+      /^kind:\s*CustomResourceDefinition\s*$/m.test(readProjectFile(projectDir, path) ?? ""),
     )
     .sort();
-}
-
-function readIfExists(path: string): string | undefined {
-  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
 }
 
 /** The webhook manifests file when no marker generates it any more (and it holds configurations). */
@@ -159,10 +162,15 @@ export async function runManifests(
   if (!crd.files.length)
     io.err(`opgen: no @resource kind found under ${(opts.paths ?? ["src/api"]).join(", ")}\n`);
 
+  // A folder where a file goes (or a file where a folder must be) is said before any compare.
+  checkOutputPaths(
+    projectDir,
+    files.map((f) => f.path),
+  );
   if (opts.check) {
     let dirty = 0;
     for (const file of files) {
-      const diff = unifiedDiff(file.path, readIfExists(join(projectDir, file.path)), file.content);
+      const diff = unifiedDiff(file.path, readProjectFile(projectDir, file.path), file.content);
       if (diff) {
         dirty++;
         io.out(diff);
@@ -186,7 +194,7 @@ export async function runManifests(
     return;
   }
 
-  const changed = files.filter((f) => readIfExists(join(projectDir, f.path)) !== f.content);
+  const changed = files.filter((f) => readProjectFile(projectDir, f.path) !== f.content);
   writeFilesAtomically(projectDir, changed);
   for (const f of changed) io.err(`opgen: wrote ${f.path}\n`);
   if (opts.prune && stale.length) {

@@ -3,10 +3,9 @@
  * commands know the project without re-reading its sources. Same idea and key names as
  * Kubebuilder's PROJECT (config version 3), keys sorted as sigs.k8s.io/yaml writes them.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseDocument, stringify } from "yaml";
 import { CliError } from "../util/errors.js";
+import { readProjectFile } from "../util/read-file.js";
 import { yamlErrorLine } from "../util/yaml-errors.js";
 
 export const PROJECT_FILE = "PROJECT";
@@ -94,13 +93,13 @@ export function parseProjectFile(text: string, source = PROJECT_FILE): ProjectCo
 
 /** Reads PROJECT from a project root; a clear error when this is not an opgen project. */
 export function readProject(root: string): ProjectConfig {
-  const file = join(root, PROJECT_FILE);
-  if (!existsSync(file)) {
+  const text = readProjectFile(root, PROJECT_FILE);
+  if (text === undefined) {
     throw new CliError(
       `no PROJECT file in ${root}: run this command in a project created by \`opgen init\``,
     );
   }
-  return parseProjectFile(readFileSync(file, "utf8"));
+  return parseProjectFile(text);
 }
 
 export function findResource(

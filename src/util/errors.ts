@@ -23,25 +23,27 @@ export class CliErrors extends CliError {
   }
 }
 
+/** What each error code means, and what to do about it. */
 const FS_REASONS: Readonly<Record<string, string>> = {
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EROFS: "the file system is read-only",
-  ENOSPC: "no space left on the device",
-  EDQUOT: "disk quota exceeded",
-  ENOTDIR: "a part of the path is a file, not a folder",
-  EISDIR: "it is a folder, not a file",
+  EACCES: "permission denied; check the permissions of the file and its folders",
+  EPERM: "operation not permitted; check the permissions of the file and its folders",
+  EROFS: "the file system is read-only; write to another folder",
+  ENOSPC: "no space left on the device; free some space and run again",
+  EDQUOT: "disk quota exceeded; free some space and run again",
+  ENOTDIR: "a part of the path is a file, not a folder; move that file away",
+  EISDIR: "it is a folder, not a file; move the folder away",
   ENOENT: "no such file or folder",
   EEXIST: "it already exists",
-  ELOOP: "too many symbolic links (a link cycle?)",
-  ENAMETOOLONG: "the name is too long",
-  EMFILE: "too many open files",
+  ELOOP: "too many symbolic links (a link cycle?); fix the links",
+  ENAMETOOLONG: "the name is too long; choose a shorter path",
+  EMFILE: "too many open files; raise the limit (ulimit -n) and run again",
+  EBUSY: "the file is busy; close what holds it and run again",
 };
 
 /**
- * A file-system failure (a Node error with a `code` and a `path`) as one line naming the path
- * and the reason, or undefined for any other error: such conditions are the user's machine, not
- * an internal error.
+ * A file-system failure (a Node error with a `code` and a `path`) as one line naming the path,
+ * the reason and what to do, or undefined for any other error: such conditions are the user's
+ * machine, not an internal error.
  */
 export function fileSystemErrorMessage(error: unknown, cwd = process.cwd()): string | undefined {
   const e = error as NodeJS.ErrnoException | undefined;

@@ -5,14 +5,35 @@
  * exactly as it was: nothing written, nothing removed. Each case starts from a small valid
  * project, changes one thing, and runs the built CLI.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, snapshot } from "../helpers/cli.js";
 
 const root = mkdtempSync(join(tmpdir(), "opgen-bad-inputs-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => {
+  writable(root);
+  rmSync(root, { recursive: true, force: true });
+});
+/** Gives back write permission to the folders a case took it from, so they can be removed. */
+function writable(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isDirectory()) writable(join(dir, entry.name));
+}
+/** root ignores file permissions: the permission cases run as any other user (as in CI). */
+const isRoot = process.getuid?.() === 0;
 
 const HEAD = 'import type { int32, ObjectMeta } from "@opgen/runtime";\n';
 /** A root kind; its spec's members start on line 4 of the file. */
@@ -728,7 +749,7 @@ const cases: [string, Case][] = [
     {
       files: { "config/crd": "not a folder\n" },
       lines: [
-        "opgen: cannot mkdir config/crd/bases: a part of the path is a file, not a folder; nothing was written",
+        "opgen: cannot write config/crd/bases/demo\\.example\\.com_things\\.yaml: config/crd is a file, not a folder; move it away \\(or write elsewhere\\) and run again; nothing was written",
       ],
     },
   ],
@@ -736,7 +757,9 @@ const cases: [string, Case][] = [
     "a role output under a file",
     {
       files: { "config/rbac": "not a folder\n" },
-      lines: ["opgen: cannot mkdir config/rbac: .*; nothing was written"],
+      lines: [
+        "opgen: cannot write config/rbac/role\\.yaml: config/rbac is a file, not a folder; .*; nothing was written",
+      ],
     },
   ],
   [
@@ -744,10 +767,67 @@ const cases: [string, Case][] = [
     {
       args: ["manifests", "--output-dir", "PROJECT/crds"],
       lines: [
-        "opgen: cannot mkdir PROJECT/crds: a part of the path is a file, not a folder; nothing was written",
+        "opgen: cannot write PROJECT/crds/demo\\.example\\.com_things\\.yaml: PROJECT is a file, not a folder; .*; nothing was written",
       ],
     },
   ],
+  [
+    "a folder where the role goes",
+    {
+      setup: (dir) => mkdirSync(join(dir, "config/rbac/role.yaml"), { recursive: true }),
+      lines: [
+        "opgen: cannot write config/rbac/role\\.yaml: it is a folder; move it away \\(or write elsewhere\\) and run again; nothing was written",
+      ],
+    },
+  ],
+  [
+    "a folder where a CRD goes, with --check",
+    {
+      setup: (dir) =>
+        mkdirSync(join(dir, "config/crd/bases/demo.example.com_things.yaml"), { recursive: true }),
+      args: ["manifests", "--check"],
+      lines: [
+        "opgen: cannot write config/crd/bases/demo\\.example\\.com_things\\.yaml: it is a folder; .*; nothing was written",
+      ],
+    },
+  ],
+  [
+    "a symbolic link to nothing where a CRD goes",
+    {
+      setup: (dir) => {
+        mkdirSync(join(dir, "config/crd/bases"), { recursive: true });
+        symlinkSync("../../gone.yaml", join(dir, "config/crd/bases/demo.example.com_things.yaml"));
+      },
+      lines: [
+        "opgen: cannot write config/crd/bases/demo\\.example\\.com_things\\.yaml: it is a symbolic link to \\.\\./\\.\\./gone\\.yaml, which does not exist; create its target or remove the link, and run again; nothing was written",
+      ],
+    },
+  ],
+  [
+    "a symbolic link to nothing as an output folder",
+    {
+      setup: (dir) => symlinkSync("elsewhere", join(dir, "config")),
+      lines: [
+        "opgen: cannot write config/crd/bases/demo\\.example\\.com_things\\.yaml: config is a symbolic link to elsewhere, which does not exist; .*; nothing was written",
+      ],
+    },
+  ],
+  ...(isRoot
+    ? []
+    : [
+        [
+          "a role output folder without write permission",
+          {
+            setup: (dir: string) => {
+              mkdirSync(join(dir, "config/rbac"), { recursive: true });
+              chmodSync(join(dir, "config/rbac"), 0o555);
+            },
+            lines: [
+              "opgen: cannot open config/rbac/role\\.yaml: permission denied; check the permissions of the file and its folders; nothing was written",
+            ],
+          },
+        ] as [string, Case],
+      ]),
   [
     "an unknown flag",
     {
@@ -857,15 +937,38 @@ it("covers at least 80 bad inputs", () => {
   expect(cases.length + 5 + 11).toBeGreaterThanOrEqual(80);
 });
 
-describe("YAML inputs that do not parse are one line: file:line:col: not valid YAML", () => {
-  let project: string;
-  beforeAll(async () => {
-    project = join(root, "yaml-project");
-    mkdirSync(project);
-    const r = await runCli(["init", "--skip-install"], project);
-    expect(r.exitCode, r.stderr).toBe(0);
-  });
+/** A project of `opgen init` (no npm install) with demo/v1 Thing, made once for the cases below. */
+let scaffoldedProject: Promise<string> | undefined;
+function scaffolded(): Promise<string> {
+  scaffoldedProject ??= (async () => {
+    const dir = join(root, "scaffolded");
+    mkdirSync(dir);
+    for (const args of [
+      ["init", "--skip-install"],
+      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Thing"],
+    ]) {
+      const r = await runCli(args, dir);
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    return dir;
+  })();
+  return scaffoldedProject;
+}
 
+/** Runs `args` in a copy of the scaffolded project after `setup`: exit 1, `line`, nothing changed. */
+async function refuseInProject(setup: (dir: string) => void, args: string[], line: string) {
+  const dir = join(root, `project-${n++}`);
+  cpSync(await scaffolded(), dir, { recursive: true });
+  setup(dir);
+  const before = snapshot(dir);
+  const r = await runCli(args, dir);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
+  expect(r.stderr.trim()).toMatch(new RegExp(`^${line}$`));
+  expect(snapshot(dir)).toEqual(before);
+}
+
+describe("YAML inputs that do not parse are one line: file:line:col: not valid YAML", () => {
   const yamlCases: [string, string, string, string[], string][] = [
     [
       "PROJECT",
@@ -895,7 +998,7 @@ describe("YAML inputs that do not parse are one line: file:line:col: not valid Y
       "a kustomization create api edits",
       "config/crd/kustomization.yaml",
       "resources:\n- a\n  b: [\n",
-      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Thing"],
+      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Widget"],
       "opgen: config/crd/kustomization\\.yaml:2:3: not valid YAML: .*; fix it and run again",
     ],
     [
@@ -907,15 +1010,125 @@ describe("YAML inputs that do not parse are one line: file:line:col: not valid Y
     ],
   ];
   it.each(yamlCases)("%s", async (_name, file, text, args, line) => {
-    const dir = join(root, `yaml-${n++}`);
-    cpSync(project, dir, { recursive: true });
-    mkdirSync(join(dir, file, ".."), { recursive: true });
-    writeFileSync(join(dir, file), text);
-    const before = snapshot(dir);
-    const r = await runCli(args, dir);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
-    expect(r.stderr.trim()).toMatch(new RegExp(`^${line}$`));
-    expect(snapshot(dir)).toEqual(before);
+    await refuseInProject(
+      (dir) => {
+        mkdirSync(join(dir, file, ".."), { recursive: true });
+        writeFileSync(join(dir, file), text);
+      },
+      args,
+      line,
+    );
+  });
+});
+
+describe("file-system conditions of the scaffold are one line naming the path, writing nothing", () => {
+  const api = (kind: string, ...more: string[]) => [
+    "create",
+    "api",
+    "--group",
+    "demo",
+    "--version",
+    "v1",
+    "--kind",
+    kind,
+    ...more,
+  ];
+  const folder = (path: string) => (dir: string) => {
+    rmSync(join(dir, path), { force: true });
+    mkdirSync(join(dir, path), { recursive: true });
+  };
+  const fsCases: [string, (dir: string) => void, string[], string][] = [
+    [
+      "PROJECT that is a folder",
+      folder("PROJECT"),
+      api("Widget"),
+      "opgen: cannot read PROJECT: it is a folder, where opgen expects a file; move the folder away and run again",
+    ],
+    [
+      "main.ts that is a folder",
+      folder("src/main.ts"),
+      api("Widget"),
+      "opgen: cannot read src/main\\.ts: it is a folder, where opgen expects a file; move the folder away and run again",
+    ],
+    [
+      "a kustomization that is a folder, for create webhook",
+      folder("config/default/kustomization.yaml"),
+      [
+        "create",
+        "webhook",
+        "--group",
+        "demo",
+        "--version",
+        "v1",
+        "--kind",
+        "Thing",
+        "--defaulting",
+      ],
+      "opgen: cannot read config/default/kustomization\\.yaml: it is a folder, .*",
+    ],
+    [
+      "a config folder that is a file",
+      (dir) => {
+        rmSync(join(dir, "config/rbac"), { recursive: true });
+        writeFileSync(join(dir, "config/rbac"), "");
+      },
+      api("Widget"),
+      "opgen: cannot read config/rbac/kustomization\\.yaml: config/rbac is a file, not a folder; move it away and run again",
+    ],
+    [
+      "a test folder that is a file",
+      (dir) => {
+        rmSync(join(dir, "test"), { recursive: true, force: true });
+        writeFileSync(join(dir, "test"), "");
+      },
+      api("Widget"),
+      "opgen: cannot write test/widget\\.controller\\.test\\.ts: test is a file, not a folder; .*; nothing was written",
+    ],
+    [
+      "a folder where --force writes the types",
+      folder("src/api/v1/thing.types.ts"),
+      api("Thing", "--force"),
+      "opgen: cannot write src/api/v1/thing\\.types\\.ts: it is a folder; move it away \\(or write elsewhere\\) and run again; nothing was written",
+    ],
+    [
+      "a symbolic link to nothing where the sample goes",
+      (dir) => symlinkSync("gone.yaml", join(dir, "config/samples/demo_v1_widget.yaml")),
+      api("Widget"),
+      "opgen: cannot write config/samples/demo_v1_widget\\.yaml: it is a symbolic link to gone\\.yaml, which does not exist; create its target or remove the link, and run again; nothing was written",
+    ],
+    ...(isRoot
+      ? []
+      : [
+          [
+            "a controllers folder without write permission",
+            (dir: string) => chmodSync(join(dir, "src/controllers"), 0o555),
+            api("Widget"),
+            "opgen: cannot open src/controllers/widget\\.controller\\.ts: permission denied; check the permissions of the file and its folders; nothing was written",
+          ] as [string, (dir: string) => void, string[], string],
+        ]),
+  ];
+  it.each(fsCases)("%s", async (_name, setup, args, line) => {
+    await refuseInProject(setup, args, line);
+  });
+
+  it("writes through a symbolic link to a file, keeping the link", async () => {
+    const dir = join(root, `project-${n++}`);
+    cpSync(await scaffolded(), dir, { recursive: true });
+    writeFileSync(join(dir, "role.yaml"), "");
+    rmSync(join(dir, "config/rbac/role.yaml"));
+    symlinkSync("../../role.yaml", join(dir, "config/rbac/role.yaml"));
+    const r = await runCli(["manifests"], dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(snapshot(dir)["config/rbac/role.yaml"]).toBe("-> ../../role.yaml");
+    expect(readFileSync(join(dir, "role.yaml"), "utf8")).toMatch(/^kind: ClusterRole$/m);
+  });
+
+  it("writes CRDs to an absolute --output-dir, not below the project", async () => {
+    const dir = join(root, `project-${n++}`);
+    cpSync(await scaffolded(), dir, { recursive: true });
+    const out = join(root, `crds-${n++}`);
+    const r = await runCli(["manifests", "--output-dir", out], dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(out)).toEqual(["demo.my.domain_things.yaml"]);
   });
 });

@@ -2,7 +2,7 @@
  * The file plan of `opgen create api`: the API types, controller, test, sample and roles of a new
  * kind, plus edits at the insertion points of files that exist (main.ts, kustomizations, PROJECT).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resourcePlural } from "@opgen/apimachinery/names";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
@@ -16,8 +16,9 @@ import {
 import { formatDiagnostic } from "../../source/diagnostics.js";
 import { CliError } from "../../util/errors.js";
 import { lowerKind } from "../../util/naming.js";
+import { readProjectFile } from "../../util/read-file.js";
 import { opgenVersion } from "../../version.js";
-import { FilePlan } from "./file-plan.js";
+import { FilePlan, readScaffoldFile } from "./file-plan.js";
 import { BOILERPLATE_FILE } from "./init-plan.js";
 import { addKustomizeResource } from "./kustomization-edit.js";
 import { registerController } from "./main-ts-edit.js";
@@ -154,16 +155,8 @@ export function planCreateApi(root: string, project: ProjectConfig, options: Api
   }
 
   const plan = new FilePlan();
-  const read = (path: string): string => {
-    const file = join(root, path);
-    if (!existsSync(file)) {
-      throw new CliError(
-        `${path} is missing: it is part of the scaffold (restore it from \`opgen init\`)`,
-      );
-    }
-    return readFileSync(file, "utf8");
-  };
-  const header = existsSync(join(root, BOILERPLATE_FILE)) ? read(BOILERPLATE_FILE) : "";
+  const read = (path: string): string => readScaffoldFile(root, path);
+  const header = readProjectFile(root, BOILERPLATE_FILE) ?? "";
   const data = {
     header,
     projectName: project.projectName,

@@ -7,6 +7,7 @@ import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFilesAtomically } from "../../util/atomic-write.js";
 import { CliError } from "../../util/errors.js";
+import { readProjectFile } from "../../util/read-file.js";
 
 export interface PlannedFile {
   path: string;
@@ -75,4 +76,15 @@ export class FilePlan {
 
 function sameText(file: string, content: string): boolean {
   return existsSync(file) && lstatSync(file).isFile() && readFileSync(file, "utf8") === content;
+}
+
+/** A file of the scaffold a command edits (main.ts, a kustomization): its text, or a one-line error. */
+export function readScaffoldFile(root: string, path: string): string {
+  const text = readProjectFile(root, path);
+  if (text === undefined) {
+    throw new CliError(
+      `${path} is missing: it is part of the scaffold (restore it from \`opgen init\`)`,
+    );
+  }
+  return text;
 }

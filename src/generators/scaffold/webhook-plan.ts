@@ -4,7 +4,7 @@
  * (webhook Service, cert-manager, manager patch, network policy, CRD conversion patch) and the
  * `webhooks:` of PROJECT. Everything is checked before anything is written.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, posix } from "node:path";
 import { defaultWebhookPath, webhookPathProblem } from "@opgen/apimachinery/names";
 import {
@@ -25,7 +25,7 @@ import { CliError } from "../../util/errors.js";
 import { lowerKind, pluralOf } from "../../util/naming.js";
 import { opgenVersion } from "../../version.js";
 import { apiDir } from "./api-plan.js";
-import { FilePlan } from "./file-plan.js";
+import { FilePlan, readScaffoldFile } from "./file-plan.js";
 import { BOILERPLATE_FILE } from "./init-plan.js";
 import { registerWebhook } from "./main-ts-edit.js";
 import { renderTemplate } from "./render.js";
@@ -230,15 +230,7 @@ export function planCreateWebhook(
     }
   }
 
-  const read = (path: string): string => {
-    const file = join(root, path);
-    if (!existsSync(file)) {
-      throw new CliError(
-        `${path} is missing: it is part of the scaffold (restore it from \`opgen init\`)`,
-      );
-    }
-    return readFileSync(file, "utf8");
-  };
+  const read = (path: string): string => readScaffoldFile(root, path);
   const exists = (path: string) => existsSync(join(root, path));
   const header = exists(BOILERPLATE_FILE) ? read(BOILERPLATE_FILE) : "";
   const plan = new FilePlan();
