@@ -54,16 +54,28 @@ export function outputPathProblem(root: string, path: string): PathProblem | und
     const stat = link.isSymbolicLink() ? stats(() => statSync(full)) : link;
     if (!stat) {
       const which = full === target ? "it" : show(full);
-      return { obstacle: full, message: `cannot write ${show(target)}: ${which} is a symbolic link to ${readlinkSync(full)}, which does not exist; create its target or remove the link, and run again` };
+      return {
+        obstacle: full,
+        message: `cannot write ${show(target)}: ${which} is a symbolic link to ${readlinkSync(full)}, which does not exist; create its target or remove the link, and run again`,
+      };
     }
     if (i < parts.length && !stat.isDirectory()) {
-      return { obstacle: full, message: `cannot write ${show(target)}: ${show(full)} is a file, not a folder; move it away (or write elsewhere) and run again` };
+      return {
+        obstacle: full,
+        message: `cannot write ${show(target)}: ${show(full)} is a file, not a folder; move it away (or write elsewhere) and run again`,
+      };
     }
     if (i === parts.length && stat.isDirectory()) {
-      return { obstacle: full, message: `cannot write ${show(target)}: it is a folder; move it away (or write elsewhere) and run again` };
+      return {
+        obstacle: full,
+        message: `cannot write ${show(target)}: it is a folder; move it away (or write elsewhere) and run again`,
+      };
     }
     if (i === parts.length && !stat.isFile()) {
-      return { obstacle: full, message: `cannot write ${show(target)}: it is not a regular file; move it away (or write elsewhere) and run again` };
+      return {
+        obstacle: full,
+        message: `cannot write ${show(target)}: it is not a regular file; move it away (or write elsewhere) and run again`,
+      };
     }
   }
   return undefined;

@@ -35,7 +35,9 @@ describe("addKustomizeResource", () => {
   it("refuses broken YAML and a non-list resources key", () => {
     expect(() =>
       addKustomizeResource("resources: [", "a", "config/crd/kustomization.yaml"),
-    ).toThrow(/^config\/crd\/kustomization.yaml:1:13: not valid YAML: [^\n]*; fix it and run again$/);
+    ).toThrow(
+      /^config\/crd\/kustomization.yaml:1:13: not valid YAML: [^\n]*; fix it and run again$/,
+    );
     expect(() => addKustomizeResource("resources: x\n", "a", "k.yaml")).toThrow(
       /"resources" is not a list/,
     );

@@ -55,7 +55,9 @@ version: "3"
   });
 
   it("rejects broken files with the reason", () => {
-    expect(() => parseProjectFile("domain: [")).toThrow(/^PROJECT:1:10: not valid YAML: [^\n]*; fix it and run again$/);
+    expect(() => parseProjectFile("domain: [")).toThrow(
+      /^PROJECT:1:10: not valid YAML: [^\n]*; fix it and run again$/,
+    );
     expect(() => parseProjectFile("projectName: x\n")).toThrow(/missing or invalid "domain"/);
     expect(() => parseProjectFile("domain: a\nprojectName: x\nresources:\n- group: g\n")).toThrow(
       /resources\[0\] has no "version"/,

@@ -187,7 +187,9 @@ patches:
         validation: false,
         conversionCrds: [],
       }),
-    ).toThrow(/^config\/default\/kustomization.yaml:1:13: not valid YAML: [^\n]*; fix it and run again$/);
+    ).toThrow(
+      /^config\/default\/kustomization.yaml:1:13: not valid YAML: [^\n]*; fix it and run again$/,
+    );
   });
 });
 
