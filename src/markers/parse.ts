@@ -27,7 +27,7 @@ import type {
   ParsedMarker,
   SourcePos,
 } from "./types.js";
-import { convert, describeType, tokenize } from "./values.js";
+import { commaJoinedList, convert, describeType, tokenize } from "./values.js";
 
 /** JSDoc and TSDoc tags that are documentation, not markers. */
 const DOC_TAGS = new Set([
@@ -101,6 +101,21 @@ function error(pos: SourcePos, message: string): Diagnostic {
   return { severity: "error", file: pos.file, line: pos.line, column: pos.column, message };
 }
 
+/** `Enum=a,b` is the one value "a,b": said, with the spellings of a list. */
+function commaListWarning(
+  def: MarkerDefinition,
+  raw: string,
+  meant: readonly string[],
+  pos: SourcePos,
+): Diagnostic {
+  const name = def.name.split(" ").at(-1)!;
+  return {
+    severity: "warning",
+    ...pos,
+    message: `${markerLabel(def)}=${raw} is one value, "${raw}": write ${name}={${meant.join(",")}} or ${name}=${meant.join(";")} for ${meant.length} values (or ${name}="${raw}" to keep one)`,
+  };
+}
+
 /** Whether a marker allowed on `targets` may stand on `target` (a root kind is also a type). */
 function allowedOn(targets: readonly MarkerTarget[], target: MarkerTarget): boolean {
   return targets.includes(target) || (target === "root" && targets.includes("type"));
@@ -135,8 +150,10 @@ export function parseMarkers(
     }
     const before = diagnostics.length;
     const args = parseArgs(def, tag, textOffset, lenient, diagnostics);
+    // A warning (`Enum=a,b`) keeps the marker; an error drops it.
+    const valid = !diagnostics.slice(before).some((d) => d.severity === "error");
     const earlier = def.repeatable ? undefined : markers.find((m) => m.def === def);
-    if (earlier && diagnostics.length === before) {
+    if (earlier && valid) {
       // controller-gen takes a repeated marker; the same one twice (an `@storageversion` copied
       // with its type) changes nothing, two different values are a mistake to point out.
       if (JSON.stringify(earlier.args) !== JSON.stringify(args)) {
@@ -149,7 +166,7 @@ export function parseMarkers(
       }
       continue;
     }
-    if (diagnostics.length === before) {
+    if (valid) {
       markers.push({
         def,
         args,
@@ -295,6 +312,8 @@ function parseArgs(
       diagnostics.push(error(at(start), `${label}: ${value.problem}`));
     } else {
       out[""] = value as MarkerValue;
+      const meant = anonymous.type === "list" ? commaJoinedList(raw) : undefined;
+      if (meant) diagnostics.push(commaListWarning(def, raw, meant, at(start)));
     }
     return out;
   }

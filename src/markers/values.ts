@@ -111,6 +111,19 @@ function splitTop(raw: string, sep: string): string[] {
   return parts.map((p) => p.trim());
 }
 
+/**
+ * A list written with commas (`Enum=a,b,c`), which the grammar reads as the one element "a,b,c"
+ * (elements are joined with `;` or written `{a,b,c}`): the elements its author most likely meant,
+ * or undefined for any other list (a quoted `"a,b"` is one element on purpose).
+ */
+export function commaJoinedList(raw: string): string[] | undefined {
+  if (raw.startsWith("{")) return undefined;
+  const parts = splitTop(raw, ";");
+  if (parts.length !== 1) return undefined;
+  const elements = splitTop(parts[0]!, ",");
+  return elements.length > 1 && elements.every((e) => e !== "") ? elements : undefined;
+}
+
 /** The elements of a `{a,b}` list, or undefined when `raw` is not one braced group. */
 function bracedElements(raw: string): string[] | undefined {
   if (!raw.startsWith("{") || closingBrace(raw, 0) !== raw.length - 1) return undefined;

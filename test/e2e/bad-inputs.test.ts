@@ -371,6 +371,45 @@ const cases: [string, Case][] = [
       ),
     },
   ]),
+  ...(
+    [
+      [
+        "MultipleOf=0",
+        "number",
+        'field "spec\\.f" \\("factor MultipleOf declared for spec\\.f must be positive: 0"\\)',
+      ],
+      [
+        "MultipleOf=-5",
+        "int32",
+        'field "spec\\.f" \\("factor MultipleOf declared for spec\\.f must be positive: -5"\\)',
+      ],
+      ["items:MultipleOf=0", "int32[]", 'the items of field "spec\\.f"'],
+    ] as const
+  ).map(([marker, type, subject]): [string, Case] => [
+    `@validation ${marker}`,
+    {
+      files: { [TYPES]: field(`@validation ${marker}`, type) },
+      lines: source(
+        `@validation ${marker}: must be positive; kube-apiserver would refuse every value of ${subject}`,
+      ),
+    },
+  ]),
+  [
+    "a comma-separated Enum, with --strict",
+    {
+      files: { [TYPES]: field("@validation Enum=Phone,Address,Name", "string") },
+      args: ["manifests", "--strict"],
+      lines: [
+        at(
+          TYPES,
+          4,
+          24,
+          'warning: @validation Enum=Phone,Address,Name is one value, "Phone,Address,Name": write Enum=\\{Phone,Address,Name\\} or Enum=Phone;Address;Name for 3 values \\(or Enum="Phone,Address,Name" to keep one\\)',
+        ),
+        "opgen: manifests: 1 warning \\(--strict\\); nothing was written",
+      ],
+    },
+  ],
   [
     "a default of the wrong type",
     {
@@ -934,7 +973,7 @@ describe("opgen init and create api refuse bad input before writing anything", (
 });
 
 it("covers at least 80 bad inputs", () => {
-  expect(cases.length + 5 + 11).toBeGreaterThanOrEqual(80);
+  expect(cases.length + 5 + 11).toBeGreaterThanOrEqual(90);
 });
 
 /** A project of `opgen init` (no npm install) with demo/v1 Thing, made once for the cases below. */

@@ -105,6 +105,11 @@ describe("values kube-apiserver would refuse", () => {
       `${F}:4:7: @validation MaxLength=-1: must not be negative`,
     ],
     [
+      "a MultipleOf that is not positive",
+      "  /** @validation MultipleOf=0 */\n  size?: int32;",
+      `${F}:4:7: @validation MultipleOf=0: must be positive; kube-apiserver would refuse every value of field "spec.size" ("factor MultipleOf declared for spec.size must be positive: 0")`,
+    ],
+    [
       "a minimum above the maximum",
       "  /**\n   * @validation Minimum=5\n   * @validation Maximum=3\n   */\n  size?: int32;",
       `${F}:6:6: @validation Minimum=5 is greater than @validation Maximum=3 on field "spec.size"; nothing could be valid`,

@@ -246,3 +246,27 @@ describe("controller-gen's argument grammar", () => {
     expect(messages(r).length).toBe(1);
   });
 });
+
+describe("a list written with commas", () => {
+  it("is a warning at the value, with the two spellings of a list", () => {
+    const r = parse("/** @validation Enum=Phone,Address,Name */");
+    expect(r.markers[0]!.args[""]).toEqual(["Phone,Address,Name"]);
+    expect(r.diagnostics.map((d) => d.severity)).toEqual(["warning"]);
+    expect(messages(r)).toEqual([
+      'types.ts:1:22: @validation Enum=Phone,Address,Name is one value, "Phone,Address,Name": write Enum={Phone,Address,Name} or Enum=Phone;Address;Name for 3 values (or Enum="Phone,Address,Name" to keep one)',
+    ]);
+    expect(messages(parse("/** @validation items:Enum=a, b */"))[0]).toMatch(
+      /: @validation items:Enum=a, b is one value, "a, b": write items:Enum=\{a,b\} or items:Enum=a;b for 2 values/,
+    );
+    expect(messages(parse("/** @kubebuilder:validation:Enum=a,b */"))[0]).toMatch(
+      /write Enum=\{a,b\} or Enum=a;b for 2 values/,
+    );
+  });
+
+  it.each(["Enum={a,b}", "Enum=a;b", 'Enum="a,b"', "Enum=a", 'Enum=a;"b,c"'])(
+    "is not said of %s",
+    (marker) => {
+      expect(parse(`/** @validation ${marker} */`).diagnostics).toEqual([]);
+    },
+  );
+});

@@ -1,6 +1,7 @@
 /**
  * Values kube-apiserver would refuse when the CRD is created, caught at generation with the
- * marker's position instead: negative lengths and counts, a minimum above its maximum, and a
+ * marker's position instead: negative lengths and counts, a minimum above its maximum, a
+ * `MultipleOf` that is not positive (which it stores, then refuses every value with), and a
  * `@default` that its own field's schema rejects (kube validates defaults against the schema
  * they stand in, `apiextensions-apiserver` validation of `default`).
  */
@@ -26,6 +27,24 @@ const PAIRS: [
   ["MinProperties", "MaxProperties", "minProperties", "maxProperties"],
 ];
 
+/**
+ * kube-apiserver stores a CRD with `multipleOf` ≤ 0, then refuses every value of the field
+ * (kube-openapi's MultipleOfMustBePositive); opgen refuses the marker instead.
+ */
+function multipleOfProblem(
+  m: ParsedMarker,
+  value: number,
+  subject: string,
+  items: boolean,
+): string {
+  const field = /^field "(.*)"$/.exec(subject)?.[1];
+  const kube =
+    field && !items
+      ? ` ("factor MultipleOf declared for ${field} must be positive: ${value}")`
+      : "";
+  return `@${m.def.name}=${value}: must be positive; kube-apiserver would refuse every value of ${items ? `the items of ${subject}` : subject}${kube}`;
+}
+
 /** The marker's validation name (`Minimum`), and whether it applies to the items. */
 function validationName(m: ParsedMarker): { name: string; items: boolean } | undefined {
   const match = /^validation (items:)?(\w+)$/.exec(m.def.name);
@@ -49,6 +68,9 @@ export function valueProblems(
         marker: m,
         message: `@${m.def.name}=${value}: must not be negative`,
       });
+    }
+    if (v.name === "MultipleOf" && typeof value === "number" && value <= 0) {
+      problems.push({ marker: m, message: multipleOfProblem(m, value, subject, v.items) });
     }
   }
   for (const items of [false, true]) {
