@@ -82,11 +82,16 @@ export async function runInit(flags: InitFlags, cwd = process.cwd()): Promise<vo
   );
 }
 
+/** How many conflicting paths the message names; the rest are counted. */
+const NAMED_CONFLICTS = 10;
+
 function conflictMessage(root: string, paths: string[]): string {
   const hint = paths.includes("package.json")
     ? "; opgen init writes its own package.json, so scaffold first and add your dependencies to it after"
     : "";
-  return `${root} already holds ${paths.join(", ")}: opgen init scaffolds only next to .git, dotfiles, *.md and LICENSE-like files; move ${paths.length === 1 ? "it" : "them"} away and run again${hint}`;
+  const rest = paths.length - NAMED_CONFLICTS;
+  const named = `${paths.slice(0, NAMED_CONFLICTS).join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
+  return `${root} already holds ${named}: opgen init scaffolds only next to .git, dotfiles, *.md and LICENSE-like files; move ${paths.length === 1 ? "it" : "them"} away and run again${hint}`;
 }
 
 /** What `opgen manifests` writes for a project without @rbac markers, so the two always agree. */

@@ -381,6 +381,25 @@ describe("opgen init", () => {
     expect(snapshot(repo)).toEqual(before);
   });
 
+  it("names at most ten conflicting paths and counts the rest, never the files of node_modules/ or dist/", async () => {
+    const busy = tempDir();
+    for (const folder of ["src", "dist/api", "node_modules/x"])
+      mkdirSync(join(busy, folder), { recursive: true });
+    for (let i = 0; i < 200; i++) {
+      writeFileSync(join(busy, `src/file${String(i).padStart(3, "0")}.ts`), "");
+      writeFileSync(join(busy, `dist/api/file${i}.js`), "");
+      writeFileSync(join(busy, `node_modules/x/file${i}.js`), "");
+    }
+    const before = snapshot(busy);
+    const result = await runCli(["init", "--skip-install"], busy);
+    expectOneLineFailure(
+      result,
+      /already holds dist\/, node_modules\/, src\/file000\.ts, src\/file001\.ts, src\/file002\.ts, src\/file003\.ts, src\/file004\.ts, src\/file005\.ts, src\/file006\.ts, src\/file007\.ts and 192 more: opgen init scaffolds only next to/,
+    );
+    expect(result.stderr.length).toBeLessThan(400);
+    expect(snapshot(busy)).toEqual(before);
+  });
+
   it("rejects a bad domain and an unknown flag, writing nothing", async () => {
     const empty = tempDir();
     expectOneLineFailure(

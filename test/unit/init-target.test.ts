@@ -90,14 +90,20 @@ describe("findInitBlockers", () => {
       "docs/build.sh": "",
       "docs/intro.md": "",
       "node_modules/x/index.js": "",
+      "dist/main.js": "",
+      "dist/api/v1/thing.js": "",
+      "packages/a/node_modules/y/index.js": "",
     });
     symlinkSync("main.ts", join(root, "link.ts"));
+    // node_modules/ and dist/ are one blocker each, wherever they are, never their files.
     expect(findInitBlockers(root)).toEqual([
+      "dist/",
       "docs/build.sh",
       "link.ts",
       "main.ts",
       "node_modules/",
       "package.json",
+      "packages/a/node_modules/",
     ]);
   });
 });

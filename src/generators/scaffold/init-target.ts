@@ -27,11 +27,15 @@ export function isAcceptedFile(name: string): boolean {
   return LEGAL_FILE.test(name) || ALL_CAPITALS.test(name);
 }
 
+/** Installed and built folders: named as one blocker, never listed file by file. */
+const OPAQUE_FOLDERS = new Set(["node_modules", "dist"]);
+
 /**
  * Every file below `root` that `opgen init` cannot scaffold next to, as sorted relative paths.
  * Dot-folders (.git, .github, .vscode) are not looked into: they are the user's tooling, and a
  * scaffold file inside one (.github/workflows/ci.yml) is caught by the file plan's own conflict
- * check. Other folders are looked into, so a `docs/` of Markdown is fine but `src/index.ts` is not.
+ * check. Other folders are looked into, so a `docs/` of Markdown is fine but `src/index.ts` is not;
+ * `node_modules/` and `dist/` are blockers as a whole.
  */
 export function findInitBlockers(root: string): string[] {
   const blockers: string[] = [];
@@ -41,8 +45,8 @@ export function findInitBlockers(root: string): string[] {
       const full = join(dir, name);
       const stat = lstatSync(full);
       if (stat.isDirectory()) {
-        if (!name.startsWith(".") && name !== "node_modules") walk(full, `${rel}/`);
-        else if (name === "node_modules") blockers.push(`${rel}/`);
+        if (OPAQUE_FOLDERS.has(name)) blockers.push(`${rel}/`);
+        else if (!name.startsWith(".")) walk(full, `${rel}/`);
       } else if (!isAcceptedFile(name)) {
         blockers.push(rel);
       }
