@@ -4,7 +4,7 @@
  * command runs, so `opgen --help` never loads ts-morph, handlebars or @kubernetes/client-node.
  */
 import { Argument, type Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { OpgenCommand } from "./cli/bool-flags.js";
+import { OpgenCommand } from "./cli/command.js";
 import { CliError, CliErrors, fileSystemErrorMessage } from "./util/errors.js";
 import { oneLineYamlMessage } from "./util/yaml-errors.js";
 import { opgenVersion } from "./version.js";
@@ -14,6 +14,12 @@ function parseInteger(name: string) {
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
     return Number(value);
   };
+}
+
+function parsePort(value: string): number {
+  const port = parseInteger("--port")(value);
+  if (port > 65535) throw new InvalidArgumentError("--port must be at most 65535 (0: a free port)");
+  return port;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -123,7 +129,7 @@ export function buildProgram(): Command {
     .description("run the embedded Kubernetes API server in the foreground")
     .option("--crd-dir <dir>", "install CRDs from this folder (repeatable)", collect)
     .option("--kubeconfig <file>", "where to write the kubeconfig", "envtest.kubeconfig")
-    .option("--port <n>", "port to listen on (default: random)", parseInteger("--port"))
+    .option("--port <n>", "port to listen on (default: random)", parsePort)
     .option("--no-gc", "disable garbage collection of dependents")
     .option(
       "--simulate",
@@ -142,7 +148,7 @@ export function buildProgram(): Command {
       "where to write the kubeconfig for kubectl",
       "envtest.kubeconfig",
     )
-    .option("--port <n>", "port of the API server (default: random)", parseInteger("--port"))
+    .option("--port <n>", "port of the API server (default: random)", parsePort)
     .option("--simulate", "simulate kubelet and built-in controllers", true)
     .option("--no-simulate", "do not simulate kubelet and built-in controllers")
     .option("--no-build", "do not build the operator before starting it (nor watch src/)")
@@ -162,6 +168,12 @@ export function buildProgram(): Command {
 
 /** Runs the CLI and returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  // A reader that stops early (`opgen markers | head`) ends the output, not the process with a
+  // stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv as string[]);

@@ -7,7 +7,7 @@
  * swallow the next word; so leaf commands take their boolean flags out of the arguments here,
  * before commander parses the rest.
  */
-import { Command, type Option } from "commander";
+import type { Command, Option } from "commander";
 
 /** strconv.ParseBool's spellings, which pflag accepts. */
 const TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
@@ -90,22 +90,4 @@ function refuseDetachedValue(cmd: Command, name: string, next: string | undefine
     `unexpected argument '${next}' after ${name}: a boolean flag takes its value after '=' (${name}=${next}), as in Kubebuilder`,
     { code: "commander.excessArguments", exitCode: 1 },
   );
-}
-
-/**
- * The opgen command class: leaf commands read their boolean flags as pflag does (see above). Every
- * subcommand made with `.command()` is one too.
- */
-export class OpgenCommand extends Command {
-  override createCommand(name?: string): Command {
-    return new OpgenCommand(name);
-  }
-
-  override parseOptions(args: string[]): { operands: string[]; unknown: string[] } {
-    if (this.commands.length > 0) return super.parseOptions(args);
-    const { rest, values } = takeBooleanFlags(this, args);
-    const parsed = super.parseOptions(rest);
-    for (const [attribute, value] of values) this.setOptionValueWithSource(attribute, value, "cli");
-    return parsed;
-  }
 }

@@ -5,6 +5,7 @@
  */
 import { parseDocument, stringify } from "yaml";
 import { CliError } from "../util/errors.js";
+import { isDns1123Label, isDns1123Subdomain } from "../util/naming.js";
 import { readProjectFile } from "../util/read-file.js";
 import { yamlErrorLine } from "../util/yaml-errors.js";
 
@@ -70,6 +71,17 @@ export function parseProjectFile(text: string, source = PROJECT_FILE): ProjectCo
   if (!obj || typeof obj !== "object") throw new CliError(`${source}: expected a YAML mapping`);
   for (const key of ["domain", "projectName"] as const) {
     if (typeof obj[key] !== "string") throw new CliError(`${source}: missing or invalid "${key}"`);
+  }
+  // Both go into every scaffolded file (API groups, labels, names): a hand-edited typo is said here.
+  if (!isDns1123Subdomain(obj.domain!)) {
+    throw new CliError(
+      `${source}: domain ${JSON.stringify(obj.domain)} is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', e.g. my.domain); fix it`,
+    );
+  }
+  if (!isDns1123Label(obj.projectName!)) {
+    throw new CliError(
+      `${source}: projectName ${JSON.stringify(obj.projectName)} is not a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters); fix it`,
+    );
   }
   const resources = obj.resources ?? [];
   if (!Array.isArray(resources)) throw new CliError(`${source}: "resources" must be a list`);

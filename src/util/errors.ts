@@ -1,3 +1,6 @@
+import { resolve } from "node:path";
+import { fileInTheWay } from "./output-paths.js";
+
 /**
  * User-facing failures. A `CliError` carries a one-line message that says what is wrong and how
  * to fix it; the CLI prints it without a stack trace and exits with `exitCode`.
@@ -48,8 +51,12 @@ const FS_REASONS: Readonly<Record<string, string>> = {
 export function fileSystemErrorMessage(error: unknown, cwd = process.cwd()): string | undefined {
   const e = error as NodeJS.ErrnoException | undefined;
   if (!e || typeof e.code !== "string" || typeof e.path !== "string") return undefined;
-  const reason = FS_REASONS[e.code] ?? e.code;
-  const path = e.path.startsWith(`${cwd}/`) ? e.path.slice(cwd.length + 1) : e.path;
+  const shown = (p: string) => (p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p);
   const what = e.syscall ? `${e.syscall.replace(/sync$/i, "")} ` : "";
-  return `cannot ${what}${path}: ${reason}`;
+  // "A part of the path is a file": which part, when it can be found.
+  const blocker = e.code === "ENOTDIR" ? fileInTheWay(resolve(cwd, e.path), true) : undefined;
+  const reason = blocker
+    ? `${shown(blocker)} is a file, not a folder; move it away`
+    : (FS_REASONS[e.code] ?? e.code);
+  return `cannot ${what}${shown(e.path)}: ${reason}`;
 }

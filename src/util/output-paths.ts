@@ -22,10 +22,13 @@ export function shownPath(root: string, full: string): string {
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? full : rel.split(sep).join("/");
 }
 
-/** The first folder of `full`'s path that is a file (or a link to one), when one is. */
-export function fileInTheWay(full: string): string | undefined {
+/**
+ * The first folder of `full`'s path that is a file (or a link to one), when one is; with
+ * `itself`, `full` too (a folder that was expected, such as a readdir's).
+ */
+export function fileInTheWay(full: string, itself = false): string | undefined {
   const parts = full.split(sep).filter(Boolean);
-  for (let i = 1; i < parts.length; i++) {
+  for (let i = 1; i < parts.length + (itself ? 1 : 0); i++) {
     const part = `${sep}${parts.slice(0, i).join(sep)}`;
     const stat = stats(() => statSync(part));
     if (!stat) return undefined;

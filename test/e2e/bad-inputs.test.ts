@@ -18,8 +18,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, snapshot } from "../helpers/cli.js";
+import { CLI, runCli, snapshot } from "../helpers/cli.js";
 
 const root = mkdtempSync(join(tmpdir(), "opgen-bad-inputs-"));
 afterAll(() => {
@@ -1169,5 +1170,58 @@ describe("file-system conditions of the scaffold are one line naming the path, w
     const r = await runCli(["manifests", "--output-dir", out], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readdirSync(out)).toEqual(["demo.my.domain_things.yaml"]);
+  });
+});
+
+describe("other mistakes are one line too, never an internal error", () => {
+  const otherCases: [string, (dir: string) => void, string[], string][] = [
+    [
+      "a projectName in PROJECT that is not a label",
+      (dir) =>
+        writeFileSync(
+          join(dir, "PROJECT"),
+          readFileSync(join(dir, "PROJECT"), "utf8").replace(
+            /^projectName: .*$/m,
+            "projectName: My Operator",
+          ),
+        ),
+      ["create", "api", "--group", "demo", "--version", "v1", "--kind", "Widget"],
+      'opgen: PROJECT: projectName "My Operator" is not a DNS-1123 label .*; fix it',
+    ],
+    [
+      "a config/samples that is a file",
+      (dir) => {
+        rmSync(join(dir, "config/samples"), { recursive: true });
+        writeFileSync(join(dir, "config/samples"), "");
+      },
+      ["manifests"],
+      "opgen: cannot scandir config/samples: config/samples is a file, not a folder; move it away",
+    ],
+    [
+      "a port out of range",
+      () => {},
+      ["envtest", "--port", "99999"],
+      "opgen: option '--port <n>' argument '99999' is invalid\\. --port must be at most 65535 \\(0: a free port\\) \\(see opgen --help\\)",
+    ],
+  ];
+  it.each(otherCases)("%s", async (_name, setup, args, line) => {
+    await refuseInProject(setup, args, line);
+  });
+
+  it("shows the help of a command run without its subcommand on stdout, exit 0, as cobra does", async () => {
+    for (const args of [[], ["create"]]) {
+      const r = await runCli(args, root);
+      expect(r.exitCode, args.join(" ")).toBe(0);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(/^Usage: opgen /);
+    }
+  });
+
+  it("ends quietly when its reader is gone (opgen markers | head -1)", async () => {
+    const cli = execa("node", [CLI, "markers"], { reject: false });
+    // Closed before node has started: its first write meets a pipe without a reader.
+    cli.stdout!.destroy();
+    const r = await cli;
+    expect({ exitCode: r.exitCode, stderr: r.stderr }).toEqual({ exitCode: 0, stderr: "" });
   });
 });

@@ -1,7 +1,8 @@
 /** Boolean flags read as pflag reads Kubebuilder's: bare, or with a value after `=`. */
 import { CommanderError } from "commander";
 import { describe, expect, it } from "vitest";
-import { OpgenCommand, parseBoolValue } from "../../src/cli/bool-flags.js";
+import { parseBoolValue } from "../../src/cli/bool-flags.js";
+import { OpgenCommand } from "../../src/cli/command.js";
 
 function parse(args: string[]): Record<string, unknown> {
   let seen: Record<string, unknown> = {};

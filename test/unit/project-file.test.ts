@@ -62,5 +62,11 @@ version: "3"
     expect(() => parseProjectFile("domain: a\nprojectName: x\nresources:\n- group: g\n")).toThrow(
       /resources\[0\] has no "version"/,
     );
+    expect(() => parseProjectFile("domain: My_Domain\nprojectName: x\n")).toThrow(
+      /^PROJECT: domain "My_Domain" is not a DNS-1123 subdomain .*; fix it$/,
+    );
+    expect(() => parseProjectFile("domain: a\nprojectName: Bad Name\n")).toThrow(
+      /^PROJECT: projectName "Bad Name" is not a DNS-1123 label .*; fix it$/,
+    );
   });
 });
