@@ -32,7 +32,7 @@ const HEAVY = [
 ];
 
 describe("CLI start-up", () => {
-  it.each([["--help"], ["--version"], ["create", "--help"]])(
+  it.each([["--help"], ["--version"], ["create", "--help"], ["completion", "bash"]])(
     "opgen %s loads none of the heavy dependencies",
     async (...args) => {
       const { urls, exitCode } = await importsOf(args);
