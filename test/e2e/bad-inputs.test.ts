@@ -1009,6 +1009,11 @@ async function refuseInProject(setup: (dir: string) => void, args: string[], lin
 }
 
 describe("YAML inputs that do not parse are one line: file:line:col: not valid YAML", () => {
+  // The project the cases copy: init and create api, made once (bounded by the hook's timeout).
+  beforeAll(async () => {
+    await scaffolded();
+  }, 120_000);
+
   const yamlCases: [string, string, string, string[], string][] = [
     [
       "PROJECT",
@@ -1062,6 +1067,11 @@ describe("YAML inputs that do not parse are one line: file:line:col: not valid Y
 });
 
 describe("file-system conditions of the scaffold are one line naming the path, writing nothing", () => {
+  // The project the cases copy: init and create api, made once (bounded by the hook's timeout).
+  beforeAll(async () => {
+    await scaffolded();
+  }, 120_000);
+
   const api = (kind: string, ...more: string[]) => [
     "create",
     "api",
@@ -1174,6 +1184,11 @@ describe("file-system conditions of the scaffold are one line naming the path, w
 });
 
 describe("other mistakes are one line too, never an internal error", () => {
+  // The project the cases copy: init and create api, made once (bounded by the hook's timeout).
+  beforeAll(async () => {
+    await scaffolded();
+  }, 120_000);
+
   const otherCases: [string, (dir: string) => void, string[], string][] = [
     [
       "a projectName in PROJECT that is not a label",

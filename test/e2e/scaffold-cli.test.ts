@@ -658,6 +658,7 @@ describe("opgen create api", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  // Each of these runs the CLI five to nine times: the timeouts bound that work on a busy machine.
   it("takes boolean flags bare and with '=', as Kubebuilder's pflag does", async () => {
     const project = tempDir();
     const init = await runCli(["init", "--skip-install=true", "--multigroup=false"], project);
@@ -703,7 +704,7 @@ describe("opgen create api", () => {
     const check = await runCli(["manifests", "--strict=false"], project);
     expect(check.exitCode, check.stderr).toBe(0);
     expect((await runCli(["manifests", "--check=true"], project)).exitCode).toBe(0);
-  });
+  }, 120_000);
 
   it("--force scaffolds the kind's files again, as Kubebuilder's does, and leaves the rest", async () => {
     const project = tempDir();
@@ -748,7 +749,7 @@ describe("opgen create api", () => {
     expect(again.exitCode).toBe(0);
     expect(again.stdout).not.toMatch(/^(created|updated) /m);
     expect(snapshot(project)).toEqual(after);
-  });
+  }, 120_000);
 
   it("--force overwrites a file of a new kind that is in the way", async () => {
     const project = tempDir();
@@ -762,7 +763,7 @@ describe("opgen create api", () => {
     expect(readFileSync(join(project, "src/controllers/gadget.controller.ts"), "utf8")).toContain(
       "setupGadgetController",
     );
-  });
+  }, 60_000);
 
   it("fails outside a project", async () => {
     const empty = tempDir();
