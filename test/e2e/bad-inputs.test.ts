@@ -961,7 +961,8 @@ describe("opgen init and create api refuse bad input before writing anything", (
       `opgen: invalid --kind "${kind}": the scaffolded ${kind.toLowerCase()}\\.types\\.ts imports a ${kind} of its own, .*; choose another kind`,
     ]),
   ];
-  it.concurrent.each(createCases)("create api: %s", async (_name, args, line) => {
+  // One at a time: each runs the CLI, and eleven at once outlast a test timeout on a busy machine.
+  it.each(createCases)("create api: %s", async (_name, args, line) => {
     const dir = join(root, `create-${n++}`);
     cpSync(base, dir, { recursive: true });
     const before = snapshot(dir);
