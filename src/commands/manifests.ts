@@ -49,12 +49,12 @@ const processIo: ManifestsIo = {
   err: (text) => process.stderr.write(text),
 };
 
-/** CRD files in the output folder that no kind generated: candidates for --prune. */
 /** A regular file (a link to one included); false for a dangling link. */
 function isFile(path: string): boolean {
   return existsSync(path) && statSync(path).isFile();
 }
 
+/** CRD files in the output folder that no kind generated: candidates for --prune. */
 function staleCrdFiles(
   projectDir: string,
   outputDir: string,
