@@ -1,16 +1,16 @@
 /**
  * The sample custom resource `create api` writes to config/samples: Kubebuilder's header, labels
- * and name, and a body filled from the kind's generated CRD schema (fill.ts), then checked
- * against that schema, CEL rules included, as the API server would check it. Whatever does not
- * pass is returned as problems (and noted in the file) rather than written silently.
+ * and name, and a body filled from the kind's generated CRD schema (`exampleBody` of
+ * `@opgen/apimachinery/schema`), then checked against that schema, CEL rules included, as the API
+ * server would check it. Whatever does not pass is returned as problems (and noted in the file)
+ * rather than written silently.
  */
 
-import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
+import { exampleBody, type JSONSchemaProps } from "@opgen/apimachinery/schema";
 import { fieldErrorString } from "@opgen/apimachinery/status";
 import { validateCustomResource } from "@opgen/apimachinery/validation";
 import { toYaml } from "../../util/yaml.js";
 import { renderTemplate } from "../scaffold/render.js";
-import { sampleBody } from "./fill.js";
 
 export interface SampleMeta {
   apiVersion: string;
@@ -31,7 +31,7 @@ const TODO =
 
 export function renderSample(schema: JSONSchemaProps | undefined, meta: SampleMeta): Sample {
   const { body, problems: fillProblems } = schema
-    ? sampleBody(schema)
+    ? exampleBody(schema)
     : { body: { spec: {} }, problems: [] };
   const problems = fillProblems.map((p) => `${p.field}: ${p.message}`);
   if (schema) {

@@ -1,7 +1,7 @@
 /**
- * A string that a CRD `pattern` (Go RE2 syntax) accepts, for filling samples: the pattern is read
- * as a sequence of literals, classes, groups and alternatives, and each piece yields its first
- * (shortest) choice; `extra` spreads more repetitions over the open quantifiers so a minLength
+ * A string that a CRD `pattern` (Go RE2 syntax) accepts, for example objects (example.ts): the
+ * pattern is read as a sequence of literals, classes, groups and alternatives, and each piece
+ * yields its first (shortest) choice; `extra` spreads more repetitions over the open quantifiers so a minLength
  * can be met. The caller checks the result with Go's matcher: constructs this reading does not
  * follow (a negated class that rules out every candidate, a lookaround Go refuses anyway) give a
  * string that does not match, and no value is claimed for them.
@@ -222,7 +222,7 @@ function renderPiece(piece: Piece, budget: { extra: number }): string {
  * Strings the pattern's first alternatives spell, shortest first, `extra` repetitions at a time;
  * undefined when the pattern uses syntax this reading does not know.
  */
-export function patternCandidates(pattern: string, maxExtra = 64): string[] | undefined {
+export function patternExamples(pattern: string, maxExtra = 64): string[] | undefined {
   let alternatives: Piece[][];
   try {
     alternatives = new Parser(pattern).parse();

@@ -1,15 +1,18 @@
 /**
- * The sample filler of `create api`: each value it derives is checked with the same validator the
- * API server analogue uses (structural schema, then CEL), so a value outside its bounds, off its
- * pattern or format, or a duplicate list item fails here.
+ * The example filler (`create api`'s sample, envtest's `env.example`): each value it derives is
+ * checked with the same validator the API server analogue uses (structural schema, then CEL), so
+ * a value outside its bounds, off its pattern or format, or a duplicate list item fails here.
  */
-import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
-import { validateCustomResource } from "@opgen/apimachinery/validation";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { type SampleProblem, sampleBody, sampleValue } from "../../src/generators/samples/fill.js";
-import { patternCandidates } from "../../src/generators/samples/pattern-value.js";
-import { renderSample } from "../../src/generators/samples/sample.js";
+import {
+  completeExample,
+  type ExampleProblem,
+  exampleBody,
+  exampleValue,
+  type JSONSchemaProps,
+  patternExamples,
+} from "../src/schema/index.js";
+import { validateCustomResource } from "../src/validation/index.js";
 
 /** A root schema as the CRD generator writes one, with `spec` as given. */
 function root(spec: JSONSchemaProps): JSONSchemaProps {
@@ -26,9 +29,9 @@ function root(spec: JSONSchemaProps): JSONSchemaProps {
 }
 
 /** Fills the spec and proves the API server would take it. */
-function fill(spec: JSONSchemaProps): { spec: unknown; problems: SampleProblem[] } {
+function fill(spec: JSONSchemaProps): { spec: unknown; problems: ExampleProblem[] } {
   const schema = root(spec);
-  const { body, problems } = sampleBody(schema);
+  const { body, problems } = exampleBody(schema);
   const object = { apiVersion: "x.io/v1", kind: "X", metadata: { name: "x" }, ...body };
   const result = validateCustomResource(object, schema);
   expect(result.unknownFields).toEqual([]);
@@ -42,7 +45,7 @@ const obj = (properties: Record<string, JSONSchemaProps>, required = Object.keys
   required,
 });
 
-describe("sample filler", () => {
+describe("example filler", () => {
   it("fills only required fields, with defaults and first enum values", () => {
     const { spec, problems } = fill(
       obj(
@@ -169,9 +172,9 @@ describe("sample filler", () => {
   });
 
   it("names what it cannot derive instead of guessing silently", () => {
-    const problems: SampleProblem[] = [];
-    sampleValue({ type: "string", pattern: "^a{5}$", maxLength: 3 }, "spec.code", problems);
-    sampleValue({ type: "integer", minimum: 3, maximum: 4, multipleOf: 5 }, "spec.n", problems);
+    const problems: ExampleProblem[] = [];
+    exampleValue({ type: "string", pattern: "^a{5}$", maxLength: 3 }, "spec.code", problems);
+    exampleValue({ type: "integer", minimum: 3, maximum: 4, multipleOf: 5 }, "spec.n", problems);
     expect(problems).toEqual([
       {
         field: "spec.code",
@@ -185,62 +188,101 @@ describe("sample filler", () => {
   });
 
   it("reads patterns as Go does: classes, escapes, groups, alternatives, counted repeats", () => {
-    expect(patternCandidates("^[^0-9]\\d{2}(ab|cd)+\\.x?$", 2)).toEqual([
+    expect(patternExamples("^[^0-9]\\d{2}(ab|cd)+\\.x?$", 2)).toEqual([
       "a00ab.",
       "a00abab.",
       "a00ababab.",
     ]);
-    expect(patternCandidates("^(?i)[[:upper:]]\\w*$", 0)).toEqual(["A"]);
-    expect(patternCandidates("(unclosed", 0)).toBeUndefined();
+    expect(patternExamples("^(?i)[[:upper:]]\\w*$", 0)).toEqual(["A"]);
+    expect(patternExamples("(unclosed", 0)).toBeUndefined();
   });
 });
 
-describe("rendered sample", () => {
-  const meta = {
-    apiVersion: "demo.my.domain/v1",
-    kind: "AppCluster",
-    name: "appcluster-sample",
-    projectName: "demo",
-  };
+describe("completing a given object", () => {
+  const spec = obj(
+    {
+      size: { type: "integer", minimum: 1 },
+      mode: { type: "string", enum: ["Fast", "Safe"] },
+      backend: obj({ host: { type: "string" }, port: { type: "integer", minimum: 1024 } }),
+      ports: {
+        type: "array",
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["name"],
+        items: obj({ name: { type: "string" }, port: { type: "integer", maximum: 65535 } }),
+      },
+      labels: {
+        type: "object",
+        additionalProperties: obj({ value: { type: "string", minLength: 3 } }),
+      },
+      note: { type: "string" },
+    },
+    ["size", "mode"],
+  );
+  const schema = root(spec);
 
-  it("keeps Kubebuilder's header and puts the TODO hint in spec", () => {
-    const { content, problems } = renderSample(
-      root(obj({ size: { type: "integer", minimum: 1, maximum: 10 } })),
-      meta,
-    );
-    expect(problems).toEqual([]);
-    expect(content).toBe(
-      [
-        "apiVersion: demo.my.domain/v1",
-        "kind: AppCluster",
-        "metadata:",
-        "  labels:",
-        "    app.kubernetes.io/name: demo",
-        "    app.kubernetes.io/managed-by: kustomize",
-        "  name: appcluster-sample",
-        "spec:",
-        "  # TODO(user): Add fields here; `npm run manifests` checks this sample against the CRD.",
-        "  size: 1",
-        "",
-      ].join("\n"),
-    );
-  });
-
-  it("writes an empty spec as {} under the hint, not null", () => {
-    const { content } = renderSample(root({ type: "object", properties: {} }), meta);
-    expect(content.endsWith("against the CRD.\nspec: {}\n")).toBe(true);
-    expect(parse(content).spec).toEqual({});
-  });
-
-  it("says when a CEL rule refuses the derived values, in the file and to the caller", () => {
-    const spec: JSONSchemaProps = {
-      ...obj({ min: { type: "integer" }, max: { type: "integer" } }),
-      "x-kubernetes-validations": [{ rule: "self.max > self.min", message: "max must exceed min" }],
+  it("keeps what the test sets and fills what the schema requires around it, at any depth", () => {
+    const values = {
+      apiVersion: "x.io/v1",
+      kind: "X",
+      metadata: { name: "x", namespace: "default" },
+      spec: {
+        mode: "Safe",
+        backend: { host: "db" },
+        ports: [{ port: 80 }, { port: 81 }],
+        labels: { a: {} },
+        note: "kept",
+      },
     };
-    const { content, problems } = renderSample(root(spec), meta);
-    expect(problems).toEqual(['spec: Invalid value: "object": max must exceed min']);
-    expect(content).toContain(
-      '# TODO(user): fix spec: Invalid value: "object": max must exceed min\n',
-    );
+    const before = structuredClone(values);
+    const { object, problems } = completeExample(schema, values);
+    expect(problems).toEqual([]);
+    expect(object).toEqual({
+      apiVersion: "x.io/v1",
+      kind: "X",
+      metadata: { name: "x", namespace: "default" },
+      spec: {
+        size: 1,
+        mode: "Safe",
+        backend: { host: "db", port: 1024 },
+        // Each item of a map list gets its own key.
+        ports: [
+          { name: "example", port: 80 },
+          { name: "example-2", port: 81 },
+        ],
+        labels: { a: { value: "example" } },
+        note: "kept",
+      },
+    });
+    expect(values).toEqual(before);
+    const result = validateCustomResource(object, schema);
+    expect(result.errors).toEqual([]);
+    expect(result.unknownFields).toEqual([]);
+  });
+
+  it("adds spec and its required fields when the test gives only metadata", () => {
+    const { object, problems } = completeExample(schema, { metadata: { name: "x" } });
+    expect(problems).toEqual([]);
+    expect(object).toEqual({ metadata: { name: "x" }, spec: { size: 1, mode: "Fast" } });
+  });
+
+  it("fills nothing the test set, even a value the schema refuses (the validator names it)", () => {
+    const values = { apiVersion: "x.io/v1", kind: "X", metadata: { name: "x" }, spec: { size: 0 } };
+    const { object } = completeExample(schema, values);
+    expect(object.spec).toEqual({ size: 0, mode: "Fast" });
+    expect(validateCustomResource(object, schema).errors.map((e) => e.field)).toEqual([
+      "spec.size",
+    ]);
+  });
+
+  it("reports a required field it cannot derive, naming the field", () => {
+    const strict = root(obj({ code: { type: "string", pattern: "^a{5}$", maxLength: 3 } }));
+    expect(completeExample(strict, { spec: {} }).problems).toEqual([
+      { field: "spec.code", message: "no value derived for pattern '^a{5}$', length 0..3" },
+    ]);
+    expect(completeExample(strict, { spec: { code: "given" } }).problems).toEqual([]);
+  });
+
+  it("is exampleBody when nothing is given", () => {
+    expect(completeExample(schema, {}).object).toEqual(exampleBody(schema).body);
   });
 });

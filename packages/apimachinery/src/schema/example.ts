@@ -1,21 +1,19 @@
 /**
- * The smallest object a CRD version's structural schema accepts, for `create api`'s sample:
- * required fields only, each with its default, else its first enum value, else a value inside
- * its bounds (minimum/maximum, multipleOf, minLength/maxLength, a string its pattern matches, a
- * value of its format), objects with their required fields, lists with their minItems of distinct
- * items. What cannot be derived is named as a problem instead of guessed silently; the caller
- * validates the result against the schema (CEL rules included) to catch the rest.
+ * Example objects from a CRD version's structural schema: the smallest object it accepts (the
+ * sample `opgen create api` writes), or a given object completed with what the schema requires (a
+ * test object that stays valid when a field becomes required). Required fields only, each with
+ * its default, else its first enum value, else a value inside its bounds (minimum/maximum,
+ * multipleOf, minLength/maxLength, a string its pattern matches, a value of its format), objects
+ * with their required fields, lists with their minItems of distinct items. What cannot be derived
+ * is named as a problem instead of guessed silently; the caller validates the result against the
+ * schema (CEL rules included) to catch the rest.
  */
-import { goRegexpError, goRegexpMatch } from "@opgen/apimachinery/regex";
-import {
-  deepClone,
-  deepEqual,
-  type JSONSchemaProps,
-  type JsonObject,
-} from "@opgen/apimachinery/schema";
-import { patternCandidates } from "./pattern-value.js";
+import { goRegexpError, goRegexpMatch } from "../regex/index.js";
+import { patternExamples } from "./example-pattern.js";
+import { deepClone, deepEqual, isObject, type JsonObject } from "./json.js";
+import type { JSONSchemaProps } from "./types.js";
 
-export interface SampleProblem {
+export interface ExampleProblem {
   /** The field path, as kube prints it (`spec.items[0].name`). */
   field: string;
   message: string;
@@ -42,50 +40,89 @@ const FORMAT_VALUES: Record<string, readonly string[]> = {
   rgbcolor: ["rgb(51, 102, 153)", "rgb(102, 153, 51)", "rgb(153, 51, 102)"],
 };
 
+/** Top-level fields an example never fills: the caller's (kind and version) or the test's. */
+const ROOT_GIVEN = new Set(["apiVersion", "kind", "metadata"]);
+
 /** The fields a sample fills: the required ones, and `spec` always (where users add theirs). */
-export function sampleBody(root: JSONSchemaProps): { body: JsonObject; problems: SampleProblem[] } {
-  const problems: SampleProblem[] = [];
-  const body: JsonObject = {};
-  const keys = new Set(root.required ?? []);
+export function exampleBody(root: JSONSchemaProps): {
+  body: JsonObject;
+  problems: ExampleProblem[];
+} {
+  const { object, problems } = completeExample(root, {});
+  return { body: object, problems };
+}
+
+/**
+ * `values` (an object, or part of one) completed into an object the schema accepts: every field
+ * the schema requires that `values` leaves out is filled as in exampleBody, at any depth (inside
+ * objects and list items `values` gives too), and `spec` is present; what `values` sets is kept
+ * as given, so a value the schema refuses is refused by whoever validates the result. `values`
+ * is not modified.
+ */
+export function completeExample(
+  root: JSONSchemaProps,
+  values: JsonObject,
+): { object: JsonObject; problems: ExampleProblem[] } {
+  const problems: ExampleProblem[] = [];
+  const object = deepClone(values);
+  const keys = new Set([...Object.keys(object), ...(root.required ?? [])]);
   if (root.properties?.spec) keys.add("spec");
   for (const key of keys) {
-    if (key === "apiVersion" || key === "kind" || key === "metadata") continue;
+    if (ROOT_GIVEN.has(key)) continue;
     const schema = root.properties?.[key];
-    if (!schema) {
+    if (schema) object[key] = completeValue(schema, object[key], key, problems, 0);
+    else if (object[key] === undefined)
       problems.push({ field: key, message: "required but not declared in the schema" });
-      continue;
-    }
-    body[key] = sampleValue(schema, key, problems);
   }
-  return { body, problems };
+  return { object, problems };
+}
+
+/** A given value with what its schema requires filled in where it is missing. */
+function completeValue(
+  schema: JSONSchemaProps,
+  value: unknown,
+  field: string,
+  problems: ExampleProblem[],
+  variant: number,
+): unknown {
+  if (value === undefined) return exampleValue(schema, field, problems, variant);
+  if (isObject(value)) return fillObject(schema, value, field, problems, variant);
+  if (Array.isArray(value) && schema.items) {
+    const items = schema.items;
+    const distinct = distinctItems(schema);
+    return value.map((item, i) =>
+      completeValue(items, item, `${field}[${i}]`, problems, distinct ? i : variant),
+    );
+  }
+  return value;
 }
 
 /**
  * A valid value for `schema` at `field`; `variant` > 0 asks for a different one (the n-th list
  * item of a set or map list), varying enums, numbers, strings and booleans.
  */
-export function sampleValue(
+export function exampleValue(
   schema: JSONSchemaProps,
   field: string,
-  problems: SampleProblem[],
+  problems: ExampleProblem[],
   variant = 0,
 ): unknown {
   if (schema.default !== undefined && variant === 0) return deepClone(schema.default);
   const choices = (schema.enum ?? []).filter((v) => v !== null);
   if (choices.length) return deepClone(choices[variant % choices.length]);
   if (schema["x-kubernetes-int-or-string"])
-    return sampleNumber(schema, true, field, problems, variant);
+    return exampleNumber(schema, true, field, problems, variant);
   switch (schema.type) {
     case "object":
-      return sampleObject(schema, field, problems, variant);
+      return exampleObject(schema, field, problems, variant);
     case "array":
-      return sampleArray(schema, field, problems);
+      return exampleArray(schema, field, problems);
     case "string":
-      return sampleString(schema, field, problems, variant);
+      return exampleString(schema, field, problems, variant);
     case "integer":
-      return sampleNumber(schema, true, field, problems, variant);
+      return exampleNumber(schema, true, field, problems, variant);
     case "number":
-      return sampleNumber(schema, false, field, problems, variant);
+      return exampleNumber(schema, false, field, problems, variant);
     case "boolean":
       return variant % 2 === 1;
     default:
@@ -98,23 +135,38 @@ function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
 
-function sampleObject(
+function exampleObject(
   schema: JSONSchemaProps,
   field: string,
-  problems: SampleProblem[],
+  problems: ExampleProblem[],
   variant: number,
 ): JsonObject {
-  const out: JsonObject = {};
+  return fillObject(schema, {}, field, problems, variant);
+}
+
+/** `out` (changed in place) with its given fields completed and the required ones added. */
+function fillObject(
+  schema: JSONSchemaProps,
+  out: JsonObject,
+  field: string,
+  problems: ExampleProblem[],
+  variant: number,
+): JsonObject {
   const additional =
     typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined;
+  for (const [key, value] of Object.entries(out)) {
+    const child = schema.properties?.[key] ?? additional;
+    if (child) out[key] = completeValue(child, value, join(field, key), problems, variant);
+  }
   if (schema["x-kubernetes-embedded-resource"]) {
     // An embedded object must say what it is; a ConfigMap is the least surprising example.
-    out.apiVersion = "v1";
-    out.kind = "ConfigMap";
+    out.apiVersion ??= "v1";
+    out.kind ??= "ConfigMap";
   }
   for (const key of schema.required ?? []) {
+    if (out[key] !== undefined) continue;
     const child = schema.properties?.[key] ?? additional;
-    if (child) out[key] = sampleValue(child, join(field, key), problems, variant);
+    if (child) out[key] = exampleValue(child, join(field, key), problems, variant);
     else if (schema["x-kubernetes-preserve-unknown-fields"]) out[key] = {};
     else
       problems.push({
@@ -125,11 +177,11 @@ function sampleObject(
   const min = schema.minProperties ?? 0;
   for (const [key, child] of Object.entries(schema.properties ?? {})) {
     if (Object.keys(out).length >= min) break;
-    if (!(key in out)) out[key] = sampleValue(child, join(field, key), problems);
+    if (!(key in out)) out[key] = exampleValue(child, join(field, key), problems);
   }
   for (let n = 1; Object.keys(out).length < min; n++) {
     const key = `key${n}`;
-    if (additional) out[key] = sampleValue(additional, join(field, key), problems);
+    if (additional) out[key] = exampleValue(additional, join(field, key), problems);
     else {
       problems.push({
         field,
@@ -141,7 +193,11 @@ function sampleObject(
   return out;
 }
 
-function sampleArray(schema: JSONSchemaProps, field: string, problems: SampleProblem[]): unknown[] {
+function exampleArray(
+  schema: JSONSchemaProps,
+  field: string,
+  problems: ExampleProblem[],
+): unknown[] {
   const n = schema.minItems ?? 0;
   const items: unknown[] = [];
   if (n === 0) return items;
@@ -149,13 +205,9 @@ function sampleArray(schema: JSONSchemaProps, field: string, problems: SamplePro
     problems.push({ field, message: `needs ${n} items and declares no item schema` });
     return items;
   }
-  // Sets, map lists and uniqueItems refuse equal items: each item gets its own variant.
-  const distinct =
-    schema.uniqueItems === true ||
-    schema["x-kubernetes-list-type"] === "set" ||
-    schema["x-kubernetes-list-type"] === "map";
+  const distinct = distinctItems(schema);
   for (let i = 0; i < n; i++) {
-    items.push(sampleValue(schema.items, `${field}[${i}]`, problems, distinct ? i : 0));
+    items.push(exampleValue(schema.items, `${field}[${i}]`, problems, distinct ? i : 0));
   }
   if (distinct && items.some((x, i) => items.findIndex((y) => deepEqual(x, y)) !== i)) {
     problems.push({ field, message: `no ${n} distinct items could be derived` });
@@ -163,10 +215,19 @@ function sampleArray(schema: JSONSchemaProps, field: string, problems: SamplePro
   return items;
 }
 
-function sampleString(
+/** Sets, map lists and uniqueItems refuse equal items: each item gets its own variant. */
+function distinctItems(schema: JSONSchemaProps): boolean {
+  return (
+    schema.uniqueItems === true ||
+    schema["x-kubernetes-list-type"] === "set" ||
+    schema["x-kubernetes-list-type"] === "map"
+  );
+}
+
+function exampleString(
   schema: JSONSchemaProps,
   field: string,
-  problems: SampleProblem[],
+  problems: ExampleProblem[],
   variant: number,
 ): string {
   const min = schema.minLength ?? 0;
@@ -182,7 +243,7 @@ function sampleString(
   const candidates: string[] = [];
   const formatted = schema.format ? FORMAT_VALUES[schema.format] : undefined;
   if (formatted) candidates.push(...formatted);
-  else if (pattern !== undefined) candidates.push(...(patternCandidates(pattern) ?? []));
+  else if (pattern !== undefined) candidates.push(...(patternExamples(pattern) ?? []));
   else {
     const letter = String.fromCharCode(97 + (variant % 26));
     for (const base of ["example", "example-2", "example-3"]) {
@@ -205,11 +266,11 @@ function sampleString(
   return candidates[0] ?? "";
 }
 
-function sampleNumber(
+function exampleNumber(
   schema: JSONSchemaProps,
   integer: boolean,
   field: string,
-  problems: SampleProblem[],
+  problems: ExampleProblem[],
   variant: number,
 ): number {
   const step = integer ? 1 : 0.5;
