@@ -19,6 +19,7 @@ import {
 import type { KubeObject } from "./api/types.js";
 import { crdBucket } from "./controllers/crd-controller.js";
 import { readCrdFiles } from "./crd/files.js";
+import { type ExampleKind, type ExampleValues, exampleObject } from "./example.js";
 import { createFaults, type Faults } from "./faults.js";
 import { installFeatures } from "./features.js";
 import { forbidden } from "./http/filters/authorization.js";
@@ -90,6 +91,12 @@ export interface TestEnv {
    * `auth: "rbac"` (without it every request is allowed and the roles prove nothing).
    */
   serviceAccount(options: ServiceAccountOptions): Promise<ServiceAccountIdentity>;
+  /**
+   * A custom resource of `kind` for a test: `values` (metadata, the fields the test cares about)
+   * with every field the CRD installed now requires filled with a valid value, so the test keeps
+   * passing when `opgen manifests` makes a field required. What `values` sets is kept as given.
+   */
+  example<T extends object>(kind: ExampleKind<T>, values?: ExampleValues<T>): Promise<T>;
   faults: Faults;
   /** Set when started with the `webhooks` option. */
   webhook?: TestEnvWebhook;
@@ -209,6 +216,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
         );
       return bindServiceAccount(kubeConfigOf(connection()), account, (l) => denialListeners.add(l));
     },
+    example: (kind, values) => exampleObject(kubeConfigOf(connection()), kind, values),
     faults,
     ...(serving ? { webhook: webhookOf(serving) } : {}),
     reinstall: () => reinstall(kubeConfigOf(connection()), options, serving),
@@ -278,6 +286,7 @@ async function useExistingCluster(options: TestEnvOptions): Promise<TestEnv> {
     kubeconfigFor: unsupported("kubeconfigFor"),
     // The cluster's own RBAC decides; its denials are only seen by the client (and logged).
     serviceAccount: (account) => bindServiceAccount(kc, account),
+    example: (kind, values) => exampleObject(kc, kind, values),
     faults: {
       dropWatches: unsupported("faults.dropWatches"),
       expireHistory: unsupported("faults.expireHistory"),

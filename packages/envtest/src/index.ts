@@ -24,6 +24,7 @@ export {
   type TestEnvWebhook,
 } from "./env.js";
 export { type EventuallyOptions, eventually } from "./eventually.js";
+export { type ExampleKind, type ExampleValues, exampleObject } from "./example.js";
 export type { FailNextOptions, Faults } from "./faults.js";
 export type { PodSecurityOptions } from "./rest/pod-security/admission.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";
