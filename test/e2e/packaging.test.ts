@@ -119,12 +119,17 @@ describe("published packages", () => {
         pack.name === "opgen" ? "dist/cli.js" : "dist/index.js",
       );
       expect(
-        pack.files.filter((f) =>
-          /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]s$/.test(f),
+        // templates/ holds the files a scaffolded project gets, its test/ folder among them.
+        pack.files.filter(
+          (f) =>
+            !f.startsWith("templates/") &&
+            /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]s$/.test(f),
         ),
         pack.name,
       ).toEqual([]);
     }
+    // ...while the scaffold's own test files ship with the CLI.
+    expect(packs.opgen?.files).toContain("templates/init/test/typecheck.ts.hbs");
   });
 
   it("tells the user to build first when npm run opgen runs in an unbuilt checkout", () => {
