@@ -114,11 +114,12 @@ function writeSequence(e: Emitter, items: Json[], mapping: boolean): void {
 
 /** yaml_emitter_emit_block_mapping_key and _value, keys in yaml.v2's order. */
 function writeMapping(e: Emitter, entries: [string, Json][]): void {
-  entries.sort(([a], [b]) => compareKeys(a, b));
+  // Sorted as written: a lone surrogate sorts as the U+FFFD it becomes.
+  const keyed = entries.map(([key, value]) => [factsOf(key), value] as const);
+  keyed.sort(([a], [b]) => compareKeys(a.text, b.text));
   e.increaseIndent(false, false);
-  for (const [key, value] of entries) {
+  for (const [facts, value] of keyed) {
     e.writeIndent();
-    const facts = factsOf(key);
     if (facts.keyStyle !== undefined) {
       writeString(e, facts.text, facts.keyStyle, true);
       e.writeIndicator(":", false, false, false);

@@ -20,5 +20,6 @@ describe("the YAML writer on yaml.v2's special cases", () => {
 
   it("writes a lone surrogate as U+FFFD, as the UTF-8 file and encoding/json hold it", () => {
     expect(toYaml({ a: "x\ud800y" })).toBe(toYaml({ a: "x\ufffdy" }));
+    expect(toYaml({ "\ud800": 1, "\ue000": 2 })).toBe("\ue000: 2\n\ufffd: 1\n");
   });
 });

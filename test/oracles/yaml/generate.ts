@@ -325,7 +325,10 @@ export class DocumentGenerator {
  * 1, and runs past 64 bits wrap), and then sort.Sort's result depends on Go's random map order.
  */
 export function keysConsistent(keys: readonly string[]): boolean {
-  const sorted = [...keys].sort(compareKeys);
+  // As written: a lone surrogate is U+FFFD, and two keys that become one are no map.
+  const written = keys.map((k) => k.replace(/\p{Cs}/gu, "\ufffd"));
+  if (new Set(written).size < written.length) return false;
+  const sorted = written.sort(compareKeys);
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length; j++) {
       if (compareKeys(sorted[i]!, sorted[j]!) >= 0) return false;
