@@ -134,12 +134,9 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
       ? { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }
       : {}),
     ...(options.podSecurity !== undefined ? { podSecurity: options.podSecurity } : {}),
-  });
-  installFeatures(server, {
-    gc: options.gc ?? true,
-    simulate: options.simulate ?? false,
     auth: options.auth ?? "none",
   });
+  installFeatures(server, { gc: options.gc ?? true, simulate: options.simulate ?? false });
   const faults = createFaults(server);
   const denialListeners = new Set<DenialListener>();
   const authorize = server.authorize;

@@ -13,6 +13,8 @@ import { PolicyAdmission } from "./admission/policy/plugin.js";
 import { PolicyStatusController } from "./admission/policy/status.js";
 import { bucketKey, Registry } from "./api/registry.js";
 import { deepClone, type KubeObject } from "./api/types.js";
+import { RbacAuthorizer } from "./auth/rbac.js";
+import { RbacEscalationCheck } from "./auth/rbac-escalation.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
@@ -30,9 +32,8 @@ import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
 import { ApiServerMetrics } from "./http/metrics.js";
 import { CertificateAdmission } from "./registry/certificates/csr-admission.js";
+import { builtinResources } from "./registry/index.js";
 import { serverSideApply } from "./rest/apply.js";
-import { bindPod } from "./rest/binding.js";
-import { evictPod } from "./rest/eviction.js";
 import { LimitRanger } from "./rest/limit-ranger.js";
 import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
@@ -42,7 +43,6 @@ import { ResourceQuotaAdmission } from "./rest/resource-quota.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
 import { ServiceIpAllocator } from "./rest/service-ips.js";
-import { requestToken } from "./rest/token-request.js";
 import { Store } from "./store/store.js";
 
 export interface ApiServerOptions {
@@ -54,6 +54,11 @@ export interface ApiServerOptions {
   maxMutatingRequestsInFlight?: number;
   /** The PodSecurity admission configuration: default policy and exemptions. */
   podSecurity?: PodSecurityOptions;
+  /**
+   * "rbac" authorizes every non-admin request by Roles, ClusterRoles and their bindings, and
+   * checks RBAC writes for escalation; "none" (default) allows everything (AlwaysAllow).
+   */
+  auth?: "none" | "rbac";
 }
 
 /** A controller that runs inside the server (GC, namespace lifecycle, simulation). */
@@ -71,6 +76,8 @@ export class ApiServer {
   readonly watches = new Set<{ close(): void }>();
   readonly controllers: Controller[] = [];
   readonly metrics = new ApiServerMetrics();
+  /** RBAC's rules: the authorizer with `auth: "rbac"`, and the access reviews always. */
+  readonly rbac: RbacAuthorizer;
   private readonly serviceIps: ServiceIpAllocator;
   private readonly serviceAccountTokens: ServiceAccountTokens;
   private readonly disruption: DisruptionController;
@@ -85,7 +92,6 @@ export class ApiServer {
   /** Told of each 403 a write gets past authorization (RBAC's escalation check), by user. */
   forbade?: (user: string, message: string) => void;
   apply?: HandlerDeps["apply"];
-  virtualCreate?: HandlerDeps["virtualCreate"];
 
   private server?: Server;
   private readonly sockets = new Set<Socket>();
@@ -97,6 +103,11 @@ export class ApiServer {
     this.serviceIps = new ServiceIpAllocator(this.store);
     this.serviceAccountTokens = new ServiceAccountTokens(this.store);
     this.auth.serviceAccounts = this.serviceAccountTokens;
+    this.rbac = new RbacAuthorizer(this.store);
+    if (options.auth === "rbac") {
+      this.authorize = (a) => this.rbac.authorize(a);
+      this.checkAccess = this.authorize;
+    }
     this.rest.hooks.push(
       crdAdmission,
       this.serviceIps,
@@ -107,6 +118,10 @@ export class ApiServer {
       new CertificateAdmission(() => this.authorize),
       new ResourceQuotaAdmission(this.store, quotable(this.registry)),
     );
+    if (options.auth === "rbac")
+      this.rest.hooks.push(
+        new RbacEscalationCheck(this.rbac, (user, message) => this.forbade?.(user, message)),
+      );
     this.rest.driver = new WebhookAdmission(
       this.store,
       new WebhookSource(this.store),
@@ -140,6 +155,18 @@ export class ApiServer {
     // The CSR signer signs with the cluster CA (see http/certs.ts).
     this.controllers.push(
       new CsrSigningController(this.store, this.registry, this.rest, this.tls.ca),
+    );
+    this.registry.putBuiltins(
+      builtinResources({
+        store: this.store,
+        rest: this.rest,
+        registry: this.registry,
+        auth: this.auth,
+        tokens: this.serviceAccountTokens,
+        disruption: this.disruption,
+        rbac: this.rbac,
+        authorization: options.auth ?? "none",
+      }),
     );
     this.bootstrap();
   }
@@ -293,17 +320,6 @@ export class ApiServer {
     return (await this.rest.createAsync(scope, deepClone(obj))).body;
   }
 
-  /** POSTs to subresources, by `group/resource/subresource`. */
-  private subresourceCreate(scope: RequestScope, body: KubeObject) {
-    const key = `${scope.info.group}/${scope.info.resource}/${scope.subresource}`;
-    if (key === "/serviceaccounts/token")
-      return requestToken(this.rest, this.serviceAccountTokens, scope, body);
-    if (key === "/pods/eviction")
-      return evictPod(this.rest, this.store, this.disruption, scope, body);
-    if (key === "/pods/binding") return bindPod(this.rest, this.registry, scope, body);
-    throw errors.notFoundPath();
-  }
-
   /** Objects of a resource as stored (tests and controllers). */
   list(group: string, resource: string, namespace?: string): KubeObject[] {
     return this.store.list(bucketKey(group, resource), namespace);
@@ -329,8 +345,6 @@ export class ApiServer {
           ]);
         return this.apply(scope, body, force);
       },
-      virtualCreate: (scope, body) => this.virtualCreate?.(scope, body),
-      subresourceCreate: (scope, body) => this.subresourceCreate(scope, body),
       metrics: this.metrics,
       inFlightLimits: {
         readOnly: this.options.maxRequestsInFlight ?? 400,

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
-import { parseRFC3339 } from "../src/rest/pod-connect-options.js";
+import { parseRFC3339 } from "../src/registry/core/pod-connect-options.js";
 import { api, kubectl } from "./helpers.js";
 
 const rbac = "/apis/rbac.authorization.k8s.io/v1";

@@ -6,7 +6,7 @@
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
-import { isGlobalUnicast } from "../src/rest/proxy.js";
+import { isGlobalUnicast } from "../src/registry/core/proxy.js";
 import { api, kubectl } from "./helpers.js";
 
 const ns = "/api/v1/namespaces/default";

@@ -3,7 +3,6 @@
  * established. Routing, discovery, OpenAPI and the garbage collector resolve resources here;
  * `generation` changes whenever the served set does, which refreshes discovery hashes.
  */
-import { builtinGroupOrder, builtinResources } from "./builtins.js";
 import type { ResourceInfo, ResourceVersionInfo } from "./types.js";
 
 export function bucketKey(group: string, resource: string): string {
@@ -32,14 +31,38 @@ export function compareVersions(a: string, b: string): number {
   return pa[3] < pb[3] ? -1 : pa[3] > pb[3] ? 1 : 0;
 }
 
+/** Groups in the order kube-apiserver lists them in discovery. */
+const builtinGroupOrder = [
+  "",
+  "apiregistration.k8s.io",
+  "apps",
+  "events.k8s.io",
+  "authentication.k8s.io",
+  "authorization.k8s.io",
+  "autoscaling",
+  "batch",
+  "certificates.k8s.io",
+  "networking.k8s.io",
+  "policy",
+  "rbac.authorization.k8s.io",
+  "storage.k8s.io",
+  "admissionregistration.k8s.io",
+  "apiextensions.k8s.io",
+  "scheduling.k8s.io",
+  "coordination.k8s.io",
+  "node.k8s.io",
+  "discovery.k8s.io",
+  "flowcontrol.apiserver.k8s.io",
+];
+
 export class Registry {
   private readonly byBucket = new Map<string, ResourceInfo>();
   /** Bumped on every change of the served set. */
   generation = 1;
 
-  constructor() {
-    for (const info of builtinResources())
-      this.byBucket.set(bucketKey(info.group, info.resource), info);
+  /** Serves the built-ins (registry/index.ts resolves them), once, before anything is served. */
+  putBuiltins(builtins: readonly ResourceInfo[]): void {
+    for (const info of builtins) this.byBucket.set(bucketKey(info.group, info.resource), info);
   }
 
   /** Adds or replaces a resource (CRDs on establish and update). */

@@ -21,6 +21,7 @@ import {
   type ResourceVersionInfo,
   type Schema,
 } from "../api/types.js";
+import { customResources } from "../registry/custom/custom-resources.js";
 import { schemaExpressionErrors } from "./expressions.js";
 
 export interface CrdNames {
@@ -371,5 +372,6 @@ export function resourceFromCrd(crd: Crd): ResourceInfo {
     returnDeletedObject: false,
     crdName: crd.metadata?.name ?? "",
     ...(Object.keys(fieldLabels).length ? { fieldLabels } : {}),
+    strategy: customResources,
   };
 }

@@ -4,8 +4,8 @@
  * kube-apiserver 1.32 and the CRD discovery controller.
  */
 import type { Registry } from "../api/registry.js";
+import { subresourcesOf } from "../api/subresources.js";
 import { groupVersion, type JsonObject, type ResourceInfo } from "../api/types.js";
-import { subresourcesOf } from "../registry/index.js";
 
 const fullVerbs = [
   "delete",

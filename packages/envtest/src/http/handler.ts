@@ -7,14 +7,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { Registry } from "../api/registry.js";
-import { deepClone, type JsonObject, type KubeObject } from "../api/types.js";
+import { subresourcesOf } from "../api/subresources.js";
+import type { KubeObject } from "../api/types.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
-import { subresourcesOf } from "../registry/index.js";
 import { deleteOptionsFrom } from "../rest/delete-options.js";
 import type { ObjectRest } from "../rest/objects.js";
-import { isPodConnect, servePodConnect } from "../rest/pod-connect.js";
-import { isProxy, serveProxy } from "../rest/proxy.js";
-import type { RequestScope, UserInfo } from "../rest/scope.js";
+import type { RequestScope } from "../rest/scope.js";
 import { checkWatchOptions } from "../rest/watch.js";
 import { retryConcurrent } from "../rest/write-steps.js";
 import type { Store } from "../store/store.js";
@@ -76,13 +74,6 @@ export interface HandlerDeps {
   inFlightLimits?: InFlightLimits;
   /** Request metrics served at /metrics. */
   metrics?: ApiServerMetrics;
-  /** POST to a subresource (`serviceaccounts/token`, `pods/eviction`). */
-  subresourceCreate?: (scope: RequestScope, body: KubeObject) => { code: number; body: KubeObject };
-  /** Virtual create-only resources (SelfSubjectAccessReview, …). */
-  virtualCreate?: (
-    scope: { group: string; resource: string; namespace?: string; user: UserInfo },
-    body: KubeObject,
-  ) => { code: number; body: KubeObject } | undefined;
   /** Tracks open watches so stop() and dropWatches() can end them. */
   watches: Set<{ close(): void }>;
 }
@@ -166,20 +157,16 @@ export function createHandler(deps: HandlerDeps) {
       if (!served) throw errors.notFoundPath();
       if (!served.verbs.includes(verb)) throw errors.methodNotAllowed(method, info);
     }
+    // The subresource's own handler, where it has one (status and scale are generic).
+    const handler = sub !== undefined ? info.subresources?.[sub] : undefined;
 
     if (info.virtual) {
       if (verb !== "create") throw errors.methodNotAllowed(method, info);
       const body = await decodeBody(req, info.kind);
-      const out = deps.virtualCreate?.(
-        {
-          group: rp.group,
-          resource: rp.resource,
-          ...(rp.namespace !== undefined ? { namespace: rp.namespace } : {}),
-          user,
-        },
+      const out = info.virtual(
+        { info, ...(rp.namespace !== undefined ? { namespace: rp.namespace } : {}), user },
         body,
       );
-      if (!out) throw errors.notFoundPath();
       sendJson(res, out.code, out.body);
       return;
     }
@@ -214,11 +201,10 @@ export function createHandler(deps: HandlerDeps) {
       readOnlyResult: true,
     };
     // Streamed, not negotiated: kube answers a log with text/plain whatever the client accepts.
-    if (isPodConnect(scope)) {
-      await servePodConnect({ registry, rest }, scope, req, res);
+    if (handler?.connect) {
+      await handler.connect(scope, req, res);
       return;
     }
-    if (isProxy(scope)) return serveProxy({ registry, rest }, scope);
     if (v.deprecated) {
       warnings.push(
         v.deprecationWarning ??
@@ -266,10 +252,10 @@ export function createHandler(deps: HandlerDeps) {
       case "create": {
         const body = await decodeBody(req, info.kind);
         Object.assign(scope, bodyFacts(body));
-        if (sub !== undefined && !deps.subresourceCreate) throw errors.notFoundPath();
+        if (sub !== undefined && !handler?.create) throw errors.notFoundPath();
         const r =
           sub !== undefined
-            ? deps.subresourceCreate!(scope, await admitSubresource(scope, body))
+            ? handler!.create!(scope, await admitSubresource(scope, body))
             : await rest.createAsync(scope, body);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
@@ -280,8 +266,8 @@ export function createHandler(deps: HandlerDeps) {
         const r =
           sub === "scale"
             ? await retryConcurrent(() => rest.updateScaleAsync(scope, body))
-            : sub === "finalize"
-              ? await finalizeNamespace(scope, body)
+            : handler?.update
+              ? await handler.update(scope, body)
               : await retryConcurrent(() => rest.updateAsync(scope, body));
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;
@@ -325,16 +311,6 @@ export function createHandler(deps: HandlerDeps) {
       kind: d?.kind ?? scope.info.kind,
     };
     return rest.admitSubresourceCreate(scope, body, kind);
-  }
-
-  async function finalizeNamespace(scope: RequestScope, body: KubeObject) {
-    const current = await rest.getAsync(scope);
-    const next = deepClone(current);
-    next.spec = {
-      ...((next.spec as JsonObject) ?? {}),
-      finalizers: (body.spec as JsonObject | undefined)?.finalizers ?? [],
-    };
-    return rest.finalizeNamespaceAsync(scope, next);
   }
 
   function respond(

@@ -5,7 +5,6 @@
  */
 import { errors } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import { strategyFor } from "../registry/index.js";
 import { defaultPrinter, scalePrinter } from "../registry/printing.js";
 import type { RequestScope } from "../rest/scope.js";
 
@@ -36,7 +35,7 @@ export function tableFor(scope: RequestScope, body: KubeObject, opts: TableOptio
   const printer =
     scope.subresource === "scale"
       ? scalePrinter
-      : (strategyFor(scope.info).printer?.(scope.version) ?? defaultPrinter);
+      : (scope.info.strategy.printer?.(scope.version) ?? defaultPrinter);
   const listed = isList ? (body.items as KubeObject[]) : [body];
   const items = isList && printer.order ? printer.order(listed) : listed;
   const listMeta = isList

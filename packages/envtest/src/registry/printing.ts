@@ -1,22 +1,9 @@
+import type { Printer, PrinterColumnDefinition } from "../api/resource.js";
 import { type KubeObject, objectAt } from "../api/types.js";
 import { doc } from "./printing/describe.js";
 import { containerCells, labelSelector } from "./printing/format.js";
 
-export interface PrinterColumnDefinition {
-  name: string;
-  type: string;
-  format?: string;
-  description: string;
-  priority?: number;
-}
-
-/** The columns `kubectl get` prints for a resource, and each object's cells. */
-export interface Printer {
-  columns: PrinterColumnDefinition[];
-  cells(o: KubeObject): unknown[];
-  /** The order of a list's rows, where kube's list printer sorts them (FlowSchemas). */
-  order?(items: KubeObject[]): KubeObject[];
-}
+export type { Printer, PrinterColumnDefinition } from "../api/resource.js";
 
 export const nameDescription =
   "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";

@@ -16,7 +16,6 @@ import {
   type ObjectMeta,
   type ResourceInfo,
 } from "../api/types.js";
-import { strategyFor } from "../registry/index.js";
 import { ratchet } from "../schema/ratchet.js";
 import {
   coerceCustomResource,
@@ -163,7 +162,7 @@ export function* admit(
   dryRun = false,
 ): Steps<void> {
   const info = scope.info;
-  const strategy = strategyFor(info);
+  const strategy = info.strategy;
   const fieldErrors: FieldError[] = [];
   if (info.custom) {
     coerceCustomResource(
@@ -232,7 +231,7 @@ export function* admit(
       scope.warnings.push(...cel.warnings);
     }
   } else if (strategy.validateWrite) {
-    fieldErrors.push(...strategy.validateWrite(obj, old, scope.subresource));
+    fieldErrors.push(...strategy.validateWrite(obj, old, scope));
   } else {
     if (strategy.validate) fieldErrors.push(...strategy.validate(obj));
     if (!old && strategy.validateCreate) fieldErrors.push(...strategy.validateCreate(obj));

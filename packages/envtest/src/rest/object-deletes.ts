@@ -9,7 +9,6 @@ import {
   type ResourceInfo,
   type ResourceVersionInfo,
 } from "../api/types.js";
-import { strategyFor } from "../registry/index.js";
 import { gr, meta } from "./admission.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
 import { ObjectReads } from "./object-reads.js";
@@ -34,7 +33,7 @@ export class ObjectDeletes extends ObjectReads {
     const dryRun = isDryRun(scope.query, opts);
     const stored = this.existing(scope);
     const sm = stored.metadata ?? {};
-    const forbidden = strategyFor(info).deleteForbidden?.(stored);
+    const forbidden = info.strategy.deleteForbidden?.(stored);
     if (forbidden) throw errors.forbidden(gr(info), sm.name ?? "", forbidden);
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== sm.uid) {
@@ -117,7 +116,7 @@ export class ObjectDeletes extends ObjectReads {
     } else if (policy === "Background") {
       finalizers = finalizers.filter((f) => f !== "orphan" && f !== "foregroundDeletion");
     }
-    const strategy = strategyFor(info);
+    const strategy = info.strategy;
     const pending = strategy.pendingFinalizers?.(next) ?? [];
     const graceful = strategy.gracePeriodSeconds?.(next, opts.gracePeriodSeconds) ?? 0;
     if (finalizers.length > 0 || pending.length > 0 || graceful) {

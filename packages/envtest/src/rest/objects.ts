@@ -20,7 +20,6 @@ import {
   type ResourceVersionInfo,
   storageVersion,
 } from "../api/types.js";
-import { strategyFor } from "../registry/index.js";
 import { admit, checkTypeAndNamespace, gr, meta, writeOptions } from "./admission.js";
 import { isDryRun } from "./delete-options.js";
 import { recordManagedFields } from "./managed-fields.js";
@@ -38,7 +37,7 @@ function generationRelevant(
   version: ResourceVersionInfo,
   o: KubeObject,
 ): unknown {
-  const strategy = strategyFor(info);
+  const strategy = info.strategy;
   return strategy.generationRelevant ? strategy.generationRelevant(o, version) : o.spec;
 }
 
@@ -108,7 +107,7 @@ export class ObjectRest extends ObjectDeletes {
       });
     }
     const version = scope.version;
-    if (version.status && scope.subresource !== "status" && !strategyFor(info).statusOnCreate) {
+    if (version.status && scope.subresource !== "status" && !info.strategy.statusOnCreate) {
       delete obj.status;
     }
     // Before admission, as kube fills the system fields before validation (a Job's generated
@@ -249,16 +248,14 @@ export class ObjectRest extends ObjectDeletes {
       if (next.status === undefined) delete next.status;
       meta(next).managedFields = m.managedFields ?? om.managedFields;
       obj = next;
-    } else if (scope.subresource === "binding") {
-      // rest/binding.ts derived the object from the stored one: node and condition together.
     } else if (
       version.status &&
-      !strategyFor(info).ownsSubresourceStatus?.includes(scope.subresource ?? "")
+      !info.strategy.ownsSubresourceStatus?.includes(scope.subresource ?? "")
     ) {
       if (old.status === undefined) delete obj.status;
       else obj.status = deepClone(old.status);
     }
-    const strategy = strategyFor(info);
+    const strategy = info.strategy;
     strategy.prepareForUpdate?.(obj, old, scope.subresource);
     const nm = meta(obj);
     if (nm.uid && nm.uid !== om.uid) {
@@ -343,15 +340,6 @@ export class ObjectRest extends ObjectDeletes {
     nm.resourceVersion = String(nrv);
     this.store.commit(this.bucket(info), "MODIFIED", stored, nrv, oldStored);
     return { code: 200, body: yield* this.resultSteps(scope, stored) };
-  }
-
-  /** PUT namespaces/<n>/finalize: sets spec.finalizers; an emptied terminating namespace goes. */
-  finalizeNamespace(scope: RequestScope, next: KubeObject): WriteResult {
-    return this.update({ ...scope, subresource: "finalize" }, next);
-  }
-
-  finalizeNamespaceAsync(scope: RequestScope, next: KubeObject): Promise<WriteResult> {
-    return this.updateAsync({ ...scope, subresource: "finalize" }, next);
   }
 
   // ---------------------------------------------------------------- scale

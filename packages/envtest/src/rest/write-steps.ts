@@ -16,6 +16,8 @@ import {
 } from "../api/types.js";
 import type { RequestScope } from "./scope.js";
 
+export type { WriteResult } from "../api/resource.js";
+
 export type Operation = "CREATE" | "UPDATE" | "DELETE";
 
 /** One admission call site: the attributes webhooks are matched against and sent. */
@@ -86,12 +88,6 @@ export async function runAsync<T>(steps: Steps<T>, driver: WriteDriver | undefin
     next = steps.next(answer);
   }
   return next.value;
-}
-
-/** What a write answers: the status code and the object. */
-export interface WriteResult {
-  code: number;
-  body: KubeObject;
 }
 
 export class ConcurrentWrite extends ApiError {

@@ -9,7 +9,7 @@
  */
 import { nowTime } from "../../api/meta.js";
 import { type JsonObject, type KubeObject, objectAt } from "../../api/types.js";
-import type { UserInfo } from "../../rest/scope.js";
+import type { RequestScope, UserInfo } from "../../rest/scope.js";
 import { certificateSigningRequestPrinter } from "../printing/cluster.js";
 import { genericStrategy, type ResourceStrategy } from "../strategy.js";
 import { validateCsrCreate, validateCsrUpdate } from "./csr-validation.js";
@@ -67,7 +67,6 @@ export const certificateSigningRequests: ResourceStrategy = {
   ...genericStrategy,
   // ValidateCertificateRequestName: kube does not care what a request is called.
   nameRule: "any",
-  extraSubresources: ["approval"],
   ownsSubresourceStatus: ["approval"],
   prepareForCreate(o: KubeObject, _warnings: string[], user?: UserInfo) {
     const spec = objectAt(o.spec);
@@ -106,8 +105,8 @@ export const certificateSigningRequests: ResourceStrategy = {
     if (old.status === undefined) delete o.status;
     else o.status = old.status;
   },
-  validateWrite(o: KubeObject, old: KubeObject | undefined, subresource: string | undefined) {
-    return old ? validateCsrUpdate(o, old, subresource) : validateCsrCreate(o);
+  validateWrite(o: KubeObject, old: KubeObject | undefined, scope: RequestScope) {
+    return old ? validateCsrUpdate(o, old, scope.subresource) : validateCsrCreate(o);
   },
   printer: () => certificateSigningRequestPrinter,
 };

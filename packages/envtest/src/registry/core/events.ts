@@ -7,7 +7,8 @@
 import { isQualifiedName } from "@opgen/apimachinery/names";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { normalizeMicroTime } from "../../api/meta.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+import { isObject, type KubeObject, type SharedStorage } from "../../api/types.js";
+import { at, type FieldLabels, labels } from "../field-labels.js";
 import { eventPrinter, eventsV1Printer } from "../printing/cluster-state.js";
 import { objectAt, type ResourceStrategy } from "../strategy.js";
 
@@ -117,4 +118,57 @@ export const eventsV1: ResourceStrategy = {
   defaults: defaultEventTimes,
   validate: validateEventsV1,
   printer: () => eventsV1Printer,
+};
+
+/** The field selectors of core/v1 events (`pkg/registry/core/event` ToSelectableFields). */
+export const eventFieldLabels: FieldLabels = {
+  ...labels(
+    "involvedObject.kind",
+    "involvedObject.namespace",
+    "involvedObject.name",
+    "involvedObject.uid",
+    "involvedObject.apiVersion",
+    "involvedObject.resourceVersion",
+    "involvedObject.fieldPath",
+    "reason",
+    "reportingComponent",
+    "type",
+  ),
+  // `source` selects on source.component in the real field set.
+  source: at("source.component"),
+};
+
+/** Field renames between events.k8s.io/v1 Event (left) and core/v1 Event (right). */
+const eventRenames: [string, string][] = [
+  ["regarding", "involvedObject"],
+  ["note", "message"],
+  ["deprecatedSource", "source"],
+  ["deprecatedFirstTimestamp", "firstTimestamp"],
+  ["deprecatedLastTimestamp", "lastTimestamp"],
+  ["deprecatedCount", "count"],
+  ["reportingController", "reportingComponent"],
+];
+
+function rename(o: KubeObject, pairs: [string, string][], apiVersion: string): KubeObject {
+  const out: KubeObject = { ...o, apiVersion, kind: "Event" };
+  for (const [from, to] of pairs) {
+    if (from in out) {
+      out[to] = out[from];
+      delete out[from];
+    }
+  }
+  return out;
+}
+
+/** events.k8s.io/v1 events are stored once, as core/v1 events (one object, two APIs). */
+export const eventsSharedStorage: SharedStorage = {
+  bucket: "/events",
+  apiVersion: "v1",
+  toStorage: (o) => rename(o, eventRenames, "v1"),
+  fromStorage: (o) =>
+    rename(
+      o,
+      eventRenames.map(([a, b]) => [b, a]),
+      "events.k8s.io/v1",
+    ),
 };

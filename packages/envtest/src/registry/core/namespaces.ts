@@ -4,7 +4,13 @@
  * turns the namespace Terminating until its finalizers are gone, and the namespaces that can
  * never be deleted.
  */
-import { deepClone, type JsonObject, type KubeObject } from "../../api/types.js";
+import {
+  deepClone,
+  type JsonObject,
+  type KubeObject,
+  type SubresourceHandler,
+} from "../../api/types.js";
+import type { ObjectRest } from "../../rest/objects.js";
 import { namedPrinter } from "../printing.js";
 import { ensureObject, objectAt, type ResourceStrategy } from "../strategy.js";
 
@@ -13,7 +19,6 @@ const immortal = new Set(["default", "kube-system", "kube-public"]);
 export const namespaces: ResourceStrategy = {
   nameRule: "label",
   statusOnCreate: true,
-  extraSubresources: ["finalize"],
   defaults(o) {
     const meta = o.metadata ?? {};
     meta.labels = { ...(meta.labels ?? {}), "kubernetes.io/metadata.name": meta.name ?? "" };
@@ -43,3 +48,21 @@ export const namespaces: ResourceStrategy = {
       (o) => [objectAt(o.status).phase ?? ""],
     ),
 };
+
+/**
+ * `PUT namespaces/<name>/finalize`: only spec.finalizers is taken from the body; a terminating
+ * namespace whose finalizers are all gone is deleted (`pkg/registry/core/namespace` FinalizeREST).
+ */
+export function finalizeNamespace(rest: ObjectRest): SubresourceHandler {
+  return {
+    async update(scope, body) {
+      const current = await rest.getAsync(scope);
+      const next = deepClone(current);
+      next.spec = {
+        ...((next.spec as JsonObject) ?? {}),
+        finalizers: (body.spec as JsonObject | undefined)?.finalizers ?? [],
+      };
+      return rest.updateAsync({ ...scope, subresource: "finalize" }, next);
+    },
+  };
+}

@@ -4,6 +4,5 @@ import type { ResourceStrategy } from "../strategy.js";
 
 export const nodes: ResourceStrategy = {
   nameRule: "subdomain",
-  extraSubresources: ["proxy"],
   printer: () => nodePrinter,
 };

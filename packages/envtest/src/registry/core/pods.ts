@@ -125,16 +125,8 @@ function readinessGates(o: KubeObject): string {
 export const pods: ResourceStrategy = {
   nameRule: "subdomain",
   statusOnCreate: true,
-  extraSubresources: [
-    "attach",
-    "binding",
-    EPHEMERAL_SUBRESOURCE,
-    "eviction",
-    "exec",
-    "log",
-    "portforward",
-    "proxy",
-  ],
+  // A binding (binding.ts) writes the node and the PodScheduled condition together.
+  ownsSubresourceStatus: ["binding"],
   defaults(o) {
     const spec = ensureObject(o, "spec");
     defaultPodSpec(spec);

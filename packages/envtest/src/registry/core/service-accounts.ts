@@ -1,5 +1,5 @@
 /**
- * ServiceAccounts: the `token` subresource (TokenRequest, answered by rest/token-request.ts) and
+ * ServiceAccounts: the `token` subresource (TokenRequest, answered by token-request.ts) and
  * the columns kubectl prints.
  */
 
@@ -9,7 +9,6 @@ import type { ResourceStrategy } from "../strategy.js";
 
 export const serviceAccounts: ResourceStrategy = {
   nameRule: "subdomain",
-  extraSubresources: ["token"],
   printer: () =>
     namedPrinter(
       [

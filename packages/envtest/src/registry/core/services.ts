@@ -31,7 +31,6 @@ function externalIp(spec: JsonObject, status: JsonObject, type: string): string 
 
 export const services: ResourceStrategy = {
   nameRule: "label",
-  extraSubresources: ["proxy"],
   statusOnCreate: true,
   defaults(o) {
     const spec = ensureObject(o, "spec");

@@ -5,11 +5,11 @@
  * Conflict. Answered with kube's Success Status (201).
  */
 import { errors } from "@opgen/apimachinery/status";
-import { nowTime } from "../api/meta.js";
-import type { Registry } from "../api/registry.js";
-import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import type { ObjectRest } from "./objects.js";
-import type { UserInfo } from "./scope.js";
+import { nowTime } from "../../api/meta.js";
+import type { Registry } from "../../api/registry.js";
+import { deepClone, isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { ObjectRest } from "../../rest/objects.js";
+import type { UserInfo } from "../../rest/scope.js";
 
 export function bindPod(
   rest: ObjectRest,

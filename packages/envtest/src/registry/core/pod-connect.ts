@@ -11,9 +11,10 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errors } from "@opgen/apimachinery/status";
-import type { Registry } from "../api/registry.js";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import type { ObjectRest } from "./objects.js";
+import type { Registry } from "../../api/registry.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { ObjectRest } from "../../rest/objects.js";
+import type { RequestScope } from "../../rest/scope.js";
 import {
   decodeLogOptions,
   decodePorts,
@@ -21,19 +22,6 @@ import {
   type LogOptions,
   validateLogOptions,
 } from "./pod-connect-options.js";
-import type { RequestScope } from "./scope.js";
-
-const CONNECT = new Set(["log", "exec", "attach", "portforward"]);
-
-/** Whether the request is for one of the pod subresources this module serves. */
-export function isPodConnect(scope: RequestScope): boolean {
-  return (
-    scope.info.group === "" &&
-    scope.info.resource === "pods" &&
-    scope.subresource !== undefined &&
-    CONNECT.has(scope.subresource)
-  );
-}
 
 export interface ConnectDeps {
   registry: Registry;

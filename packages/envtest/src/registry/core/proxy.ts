@@ -10,18 +10,9 @@
 import { lookup } from "node:dns/promises";
 import { isIPv4, isIPv6 } from "node:net";
 import { errors } from "@opgen/apimachinery/status";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { RequestScope } from "../../rest/scope.js";
 import { type ConnectDeps, kubeletOf } from "./pod-connect.js";
-import type { RequestScope } from "./scope.js";
-
-const PROXIED = new Set(["pods", "services", "nodes"]);
-
-/** Whether the request is for a proxy subresource this module serves. */
-export function isProxy(scope: RequestScope): boolean {
-  return (
-    scope.info.group === "" && scope.subresource === "proxy" && PROXIED.has(scope.info.resource)
-  );
-}
 
 /** Where kube's proxy would send the request, and what would have to answer there. */
 interface Backend {

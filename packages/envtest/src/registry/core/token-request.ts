@@ -3,10 +3,10 @@
  * service account, answered with a token (auth/service-account-tokens.ts) and never stored.
  */
 import { errors } from "@opgen/apimachinery/status";
-import type { KubeObject } from "../api/types.js";
-import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
-import type { ObjectRest } from "./objects.js";
-import type { RequestScope } from "./scope.js";
+import type { KubeObject } from "../../api/types.js";
+import type { ServiceAccountTokens } from "../../auth/service-account-tokens.js";
+import type { ObjectRest } from "../../rest/objects.js";
+import type { RequestScope } from "../../rest/scope.js";
 
 export function requestToken(
   rest: ObjectRest,

@@ -10,15 +10,15 @@
  */
 
 import { ApiError, errors } from "@opgen/apimachinery/status";
-import { nowTime } from "../api/meta.js";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import { budgetSelects, type DisruptionController, PDBS } from "../controllers/disruption.js";
-import { isPodReady } from "../controllers/workloads.js";
-import type { Store } from "../store/store.js";
-import { modify } from "../store/writes.js";
-import { deleteOptionsFrom } from "./delete-options.js";
-import type { ObjectRest } from "./objects.js";
-import type { RequestScope } from "./scope.js";
+import { nowTime } from "../../api/meta.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import { budgetSelects, type DisruptionController, PDBS } from "../../controllers/disruption.js";
+import { isPodReady } from "../../controllers/workloads.js";
+import { deleteOptionsFrom } from "../../rest/delete-options.js";
+import type { ObjectRest } from "../../rest/objects.js";
+import type { RequestScope } from "../../rest/scope.js";
+import type { Store } from "../../store/store.js";
+import { modify } from "../../store/writes.js";
 
 const MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 

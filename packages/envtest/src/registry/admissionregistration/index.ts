@@ -1,0 +1,40 @@
+/**
+ * The admissionregistration.k8s.io group (`pkg/registry/admissionregistration`): the webhook
+ * configurations and the ValidatingAdmissionPolicies with their bindings, all keeping a generation.
+ */
+import {
+  validatingAdmissionPolicies,
+  validatingAdmissionPolicyBindings,
+} from "../../admission/policy/strategy.js";
+import type { ResourceDefinition } from "../../api/types.js";
+import type { GroupDefinitions } from "../context.js";
+import {
+  mutatingWebhookConfigurations,
+  validatingWebhookConfigurations,
+} from "./webhook-configurations.js";
+
+export const admissionregistration: GroupDefinitions = {
+  group: "admissionregistration.k8s.io",
+  resources: (): ResourceDefinition[] => [
+    {
+      resource: "validatingwebhookconfigurations",
+      strategy: validatingWebhookConfigurations,
+      generation: true,
+    },
+    {
+      resource: "mutatingwebhookconfigurations",
+      strategy: mutatingWebhookConfigurations,
+      generation: true,
+    },
+    {
+      resource: "validatingadmissionpolicies",
+      strategy: validatingAdmissionPolicies,
+      generation: true,
+    },
+    {
+      resource: "validatingadmissionpolicybindings",
+      strategy: validatingAdmissionPolicyBindings,
+      generation: true,
+    },
+  ],
+};

@@ -1,0 +1,36 @@
+/**
+ * What the definitions of an API group are built from: the server's parts their handlers call
+ * (a pod's eviction reads budgets and deletes, a TokenRequest signs with the service account
+ * issuer). Definitions are built per server from this context, never module-level state, so one
+ * process can run many servers (and, later, servers of different Kubernetes versions).
+ */
+import type { Registry } from "../api/registry.js";
+import type { ResourceDefinition } from "../api/resource.js";
+import type { RbacAuthorizer } from "../auth/rbac.js";
+import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
+import type { TokenAuthenticator } from "../auth/tokens.js";
+import type { DisruptionController } from "../controllers/disruption.js";
+import type { ObjectRest } from "../rest/objects.js";
+import type { Store } from "../store/store.js";
+
+export interface DefinitionContext {
+  readonly store: Store;
+  readonly rest: ObjectRest;
+  readonly registry: Registry;
+  /** Bearer tokens and client certificates (TokenReview). */
+  readonly auth: TokenAuthenticator;
+  /** The service account token issuer (TokenRequest). */
+  readonly tokens: ServiceAccountTokens;
+  /** The PodDisruptionBudget controller, which an eviction asks for a budget's status. */
+  readonly disruption: DisruptionController;
+  /** RBAC's rules, which answer the access reviews. */
+  readonly rbac: RbacAuthorizer;
+  /** "rbac": the reviews answer from RBAC; "none": everyone may do everything (AlwaysAllow). */
+  readonly authorization: "none" | "rbac";
+}
+
+/** The resources one API group serves, with their behaviour (`registry/<group>/index.ts`). */
+export interface GroupDefinitions {
+  readonly group: string;
+  resources(ctx: DefinitionContext): readonly ResourceDefinition[];
+}
