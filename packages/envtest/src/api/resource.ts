@@ -110,9 +110,14 @@ export interface ResourceStrategy {
   /**
    * Validation that reads the stored object and the request (a CSR's status and approval rules,
    * a custom resource's schema and CEL rules); when present it replaces `validate`,
-   * `validateCreate` and `validateUpdate`.
+   * `validateCreate` and `validateUpdate`. `found` are the errors ObjectMeta's validation found.
    */
-  validateWrite?(o: KubeObject, old: KubeObject | undefined, scope: RequestScope): FieldError[];
+  validateWrite?(
+    o: KubeObject,
+    old: KubeObject | undefined,
+    scope: RequestScope,
+    found: readonly FieldError[],
+  ): FieldError[];
   /** ValidateUpdate beyond `validate`: the fields an update may not change (immutability). */
   validateUpdate?(o: KubeObject, old: KubeObject, subresource: string | undefined): FieldError[];
   /** PrepareForUpdate: carries over from `old` what this request may not change. */

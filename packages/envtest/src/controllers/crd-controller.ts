@@ -8,7 +8,8 @@ import { nowTime } from "../api/meta.js";
 import { bucketKey, type Registry } from "../api/registry.js";
 import { type JsonObject, type KubeObject, storageVersion } from "../api/types.js";
 import { conversionWebhookOf } from "../crd/conversion.js";
-import { type Crd, type CrdNames, resourceFromCrd } from "../crd/crd.js";
+import type { Crd, CrdNames } from "../crd/crd.js";
+import { customResourceFromCrd } from "../registry/custom/index.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { Store, StoreEvent } from "../store/store.js";
 import { modify } from "../store/writes.js";
@@ -125,7 +126,7 @@ export class CrdController {
       status.storedVersions = stored;
     }) as Crd;
     if (!conflict && updated.status?.acceptedNames) {
-      const info = resourceFromCrd(updated);
+      const info = customResourceFromCrd(updated);
       const webhook = conversionWebhookOf(updated);
       if (webhook) info.conversionWebhook = webhook;
       const prev = this.registry.get(info.group, info.resource);

@@ -1,27 +1,22 @@
 /**
  * CustomResourceDefinitions: their defaults (`apiextensions/v1/defaults.go`), the validation
- * kube-apiserver applies on create/update (names, versions, structural schemas), and the
- * translation of an accepted CRD into the ResourceInfo the server routes to.
+ * kube-apiserver applies on create/update (names, versions, structural schemas). What an accepted
+ * CRD serves is registry/custom/'s.
  */
 
 import { crdRuleCostErrors } from "@opgen/apimachinery/cel";
 import { isDNS1123Label, isDNS1123Subdomain } from "@opgen/apimachinery/names";
 import { prune, validateSchema } from "@opgen/apimachinery/schema";
 import type { FieldError } from "@opgen/apimachinery/status";
-import { compareVersions } from "../api/registry.js";
 import {
   deepClone,
   deepEqual,
-  getPath,
   isObject,
   type JsonObject,
   type KubeObject,
   type PrinterColumn,
-  type ResourceInfo,
-  type ResourceVersionInfo,
   type Schema,
 } from "../api/types.js";
-import { customResources } from "../registry/custom/custom-resources.js";
 import { schemaExpressionErrors } from "./expressions.js";
 
 export interface CrdNames {
@@ -315,63 +310,4 @@ export function validateCrd(crd: Crd, old?: Crd): FieldError[] {
     });
   }
   return errs;
-}
-
-/** The served resource of an accepted CRD (versions in preference order). */
-export function resourceFromCrd(crd: Crd): ResourceInfo {
-  const spec = crd.spec;
-  const names = crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : spec.names;
-  const versions: ResourceVersionInfo[] = [...spec.versions]
-    .sort((a, b) => compareVersions(a.name, b.name))
-    .map((v) => ({
-      name: v.name,
-      served: v.served,
-      storage: v.storage,
-      ...(v.deprecated ? { deprecated: true } : {}),
-      ...(v.deprecationWarning ? { deprecationWarning: v.deprecationWarning } : {}),
-      ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
-      printerColumns: v.additionalPrinterColumns?.length
-        ? v.additionalPrinterColumns
-        : [
-            {
-              name: "Age",
-              type: "date",
-              jsonPath: ".metadata.creationTimestamp",
-              description:
-                "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
-              priority: 0,
-            },
-          ],
-      status: isObject(v.subresources?.status),
-      ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
-    }));
-  // selectableFields (GA in 1.32) become field selector labels; the storage version's set is
-  // used for every version, as conversion None keeps the same fields.
-  const storage = spec.versions.find((v) => v.storage) ?? spec.versions[0];
-  const fieldLabels: NonNullable<ResourceInfo["fieldLabels"]> = {};
-  for (const f of storage?.selectableFields ?? []) {
-    const path = f.jsonPath.replace(/^\./, "");
-    fieldLabels[path] = (o) => {
-      const v = getPath(o, f.jsonPath);
-      return v === undefined || v === null ? undefined : String(v);
-    };
-  }
-  return {
-    group: spec.group,
-    resource: names.plural,
-    kind: names.kind,
-    listKind: names.listKind ?? `${names.kind}List`,
-    singular: names.singular ?? names.kind.toLowerCase(),
-    namespaced: spec.scope === "Namespaced",
-    shortNames: names.shortNames ?? [],
-    categories: names.categories ?? [],
-    versions,
-    custom: true,
-    generation: true,
-    unconditionalUpdate: false,
-    returnDeletedObject: false,
-    crdName: crd.metadata?.name ?? "",
-    ...(Object.keys(fieldLabels).length ? { fieldLabels } : {}),
-    strategy: customResources,
-  };
 }

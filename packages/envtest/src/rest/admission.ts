@@ -6,7 +6,6 @@
  * NamespaceLifecycle admission is namespace-lifecycle.ts.
  */
 import { errors, type FieldError } from "@opgen/apimachinery/status";
-import { validateCel } from "@opgen/apimachinery/validation";
 import { finalizerWarnings, validateObjectMeta } from "../api/meta.js";
 import {
   groupVersion,
@@ -16,13 +15,7 @@ import {
   type ObjectMeta,
   type ResourceInfo,
 } from "../api/types.js";
-import { ratchet } from "../schema/ratchet.js";
-import {
-  coerceCustomResource,
-  decodeBuiltin,
-  fieldValidationOf,
-  schemaErrors,
-} from "./schema-pipeline.js";
+import { decodeBuiltin, fieldValidationOf } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
 import type { Steps } from "./write-steps.js";
 
@@ -150,6 +143,31 @@ function replaceContents(obj: KubeObject, next: KubeObject): void {
 }
 
 /**
+ * Decodes a written body as the resource's strategy does, built-ins by default: typed decoding
+ * (strict field validation on the request's body, silent on what mutating admission returned)
+ * and the strategy's defaults.
+ */
+function decode(scope: RequestScope, obj: KubeObject, mutated: boolean): void {
+  const strategy = scope.info.strategy;
+  if (strategy.decode) {
+    strategy.decode(scope, obj, mutated);
+    return;
+  }
+  if (mutated) decodeBuiltin(scope.info, scope.version, obj, "Ignore", []);
+  else
+    decodeBuiltin(
+      scope.info,
+      scope.version,
+      obj,
+      fieldValidationOf(scope.query),
+      scope.warnings,
+      scope.duplicateFields,
+      scope.noEmpties,
+    );
+  strategy.defaults?.(obj);
+}
+
+/**
  * Defaulting, pruning and validation of a candidate object, with the mutating webhooks after the
  * built-in admission plugins and the validating ones after validation, as kube-apiserver runs
  * them (`apiserver: pkg/endpoints/handlers/create.go`, `registry/generic/registry/store.go`).
@@ -164,27 +182,7 @@ export function* admit(
   const info = scope.info;
   const strategy = info.strategy;
   const fieldErrors: FieldError[] = [];
-  if (info.custom) {
-    coerceCustomResource(
-      info,
-      scope.version,
-      obj,
-      fieldValidationOf(scope.query),
-      scope.warnings,
-      scope.duplicateFields,
-    );
-  } else {
-    decodeBuiltin(
-      info,
-      scope.version,
-      obj,
-      fieldValidationOf(scope.query),
-      scope.warnings,
-      scope.duplicateFields,
-      scope.noEmpties,
-    );
-    strategy.defaults?.(obj);
-  }
+  decode(scope, obj, false);
   for (const hook of hooks) hook.admit?.(scope, obj, old);
   const operation = old ? "UPDATE" : "CREATE";
   const options = writeOptions(scope, operation);
@@ -199,16 +197,11 @@ export function* admit(
   };
   if (mutated) {
     replaceContents(obj, mutated as KubeObject);
-    // A patched object is decoded and defaulted again; what the schema does not know is dropped
-    // silently (`apiext: customresource_handler.go` unstructuredDefaulter).
-    if (info.custom) coerceCustomResource(info, scope.version, obj, "Ignore", []);
-    else {
-      decodeBuiltin(info, scope.version, obj, "Ignore", []);
-      strategy.defaults?.(obj);
-    }
+    // A patched object is decoded and defaulted again.
+    decode(scope, obj, true);
   }
   for (const hook of hooks) hook.beforeStrategy?.(scope, obj, old);
-  if (!old && !info.custom && scope.subresource === undefined)
+  if (!old && scope.subresource === undefined)
     strategy.prepareForCreate?.(obj, scope.warnings, scope.user);
   fieldErrors.push(
     ...validateObjectMeta(obj, {
@@ -217,21 +210,8 @@ export function* admit(
       update: old !== undefined,
     }),
   );
-  if (info.custom) {
-    const schemaErrs = schemaErrors(
-      scope.version,
-      obj,
-      scope.subresource === "status" ? "status" : undefined,
-    );
-    fieldErrors.push(...(old ? ratchet(schemaErrs, obj, old) : schemaErrs));
-    // CEL rules run only on schema-valid objects, as upstream.
-    if (fieldErrors.length === 0) {
-      const cel = validateCel(obj, old, scope.version.schema, old !== undefined);
-      fieldErrors.push(...(old ? ratchet(cel.errors, obj, old) : cel.errors));
-      scope.warnings.push(...cel.warnings);
-    }
-  } else if (strategy.validateWrite) {
-    fieldErrors.push(...strategy.validateWrite(obj, old, scope));
+  if (strategy.validateWrite) {
+    fieldErrors.push(...strategy.validateWrite(obj, old, scope, fieldErrors));
   } else {
     if (strategy.validate) fieldErrors.push(...strategy.validate(obj));
     if (!old && strategy.validateCreate) fieldErrors.push(...strategy.validateCreate(obj));

@@ -1,12 +1,27 @@
 /**
- * Custom resources (`apiextensions-apiserver/pkg/registry/customresource`): every change outside
- * metadata (and outside status when the status subresource is on) bumps generation; the CRD's
- * additionalPrinterColumns are the table (`tableconvertor.go`). Defaulting, pruning and
- * validation come from the CRD's schema in rest/schema-pipeline.ts.
+ * Custom resources (`apiextensions-apiserver/pkg/registry/customresource`): decoding prunes,
+ * defaults and checks unknown fields against the CRD's structural schema; validation is the
+ * schema's and the CEL rules' (run only on an otherwise valid object), ratcheted on update so
+ * what was already invalid may stay; every change outside metadata (and outside status when the
+ * status subresource is on) bumps generation; the CRD's additionalPrinterColumns are the table
+ * (`tableconvertor.go`).
  */
 
 import { evaluateJsonPath } from "@opgen/apimachinery/jsonpath";
-import type { KubeObject, PrinterColumn, ResourceVersionInfo } from "../../api/types.js";
+import type { FieldError } from "@opgen/apimachinery/status";
+import { validateCel } from "@opgen/apimachinery/validation";
+import type {
+  KubeObject,
+  PrinterColumn,
+  RequestScope,
+  ResourceVersionInfo,
+} from "../../api/types.js";
+import {
+  coerceCustomResource,
+  fieldValidationOf,
+  schemaErrors,
+} from "../../rest/schema-pipeline.js";
+import { ratchet } from "../../schema/ratchet.js";
 import { age, nameColumn } from "../printing.js";
 import type { ResourceStrategy } from "../strategy.js";
 
@@ -33,8 +48,39 @@ function cellFor(col: PrinterColumn, obj: KubeObject): unknown {
   }
 }
 
+/** The schema's errors, then (on a valid object) the CEL rules', ratcheted on update. */
+function validateCustomResource(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  scope: RequestScope,
+  found: readonly FieldError[],
+): FieldError[] {
+  const only = scope.subresource === "status" ? "status" : undefined;
+  const schemaErrs = schemaErrors(scope.version, obj, only);
+  const errs = old ? ratchet(schemaErrs, obj, old) : schemaErrs;
+  if (found.length > 0 || errs.length > 0) return errs;
+  const cel = validateCel(obj, old, scope.version.schema, old !== undefined);
+  scope.warnings.push(...cel.warnings);
+  return old ? ratchet(cel.errors, obj, old) : cel.errors;
+}
+
 export const customResources: ResourceStrategy = {
   nameRule: "subdomain",
+  decode(scope, o, mutated) {
+    // A mutated object drops what the schema does not know silently
+    // (`customresource_handler.go` unstructuredDefaulter).
+    if (mutated) coerceCustomResource(scope.info, scope.version, o, "Ignore", []);
+    else
+      coerceCustomResource(
+        scope.info,
+        scope.version,
+        o,
+        fieldValidationOf(scope.query),
+        scope.warnings,
+        scope.duplicateFields,
+      );
+  },
+  validateWrite: validateCustomResource,
   generationRelevant(o: KubeObject, version: ResourceVersionInfo) {
     const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o;
     if (version.status) delete rest.status;
