@@ -27,7 +27,6 @@ import { NamespaceObjectsController } from "./controllers/namespace-objects.js";
 import { ResourceQuotaController } from "./controllers/resource-quota.js";
 import { rootCaConfigMap } from "./controllers/root-ca-publisher.js";
 import { defaultServiceAccount } from "./controllers/service-accounts.js";
-import { crdAdmission } from "./crd/admission.js";
 import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
 import { ApiServerMetrics } from "./http/metrics.js";
@@ -35,14 +34,12 @@ import { CertificateAdmission } from "./registry/certificates/csr-admission.js";
 import { builtinResources } from "./registry/index.js";
 import { serverSideApply } from "./rest/apply.js";
 import { LimitRanger } from "./rest/limit-ranger.js";
-import { NodePortAllocator } from "./rest/node-ports.js";
 import { ObjectRest } from "./rest/objects.js";
 import { PodSecurityAdmission, type PodSecurityOptions } from "./rest/pod-security/admission.js";
 import { quotable } from "./rest/quota/usage.js";
 import { ResourceQuotaAdmission } from "./rest/resource-quota.js";
 import type { RequestScope } from "./rest/scope.js";
 import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
-import { ServiceIpAllocator } from "./rest/service-ips.js";
 import { Store } from "./store/store.js";
 
 export interface ApiServerOptions {
@@ -78,7 +75,6 @@ export class ApiServer {
   readonly metrics = new ApiServerMetrics();
   /** RBAC's rules: the authorizer with `auth: "rbac"`, and the access reviews always. */
   readonly rbac: RbacAuthorizer;
-  private readonly serviceIps: ServiceIpAllocator;
   private readonly serviceAccountTokens: ServiceAccountTokens;
   private readonly disruption: DisruptionController;
   /** Hooks for fault injection and authorization, set by the environment. */
@@ -100,7 +96,6 @@ export class ApiServer {
   constructor(private readonly options: ApiServerOptions = {}) {
     this.store = new Store(options.historyLimit ?? 10_000);
     this.rest = new ObjectRest(this.store);
-    this.serviceIps = new ServiceIpAllocator(this.store);
     this.serviceAccountTokens = new ServiceAccountTokens(this.store);
     this.auth.serviceAccounts = this.serviceAccountTokens;
     this.rbac = new RbacAuthorizer(this.store);
@@ -109,9 +104,6 @@ export class ApiServer {
       this.checkAccess = this.authorize;
     }
     this.rest.hooks.push(
-      crdAdmission,
-      this.serviceIps,
-      new NodePortAllocator(this.store),
       new ServiceAccountAdmission(this.store),
       new LimitRanger(this.store),
       new PodSecurityAdmission(this.store, options.podSecurity),

@@ -201,6 +201,7 @@ export function* admit(
     decode(scope, obj, true);
   }
   for (const hook of hooks) hook.beforeStrategy?.(scope, obj, old);
+  info.beginWrite?.(scope, obj, old);
   if (!old && scope.subresource === undefined)
     strategy.prepareForCreate?.(obj, scope.warnings, scope.user);
   fieldErrors.push(

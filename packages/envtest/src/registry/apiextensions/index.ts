@@ -5,10 +5,16 @@
  */
 import type { ResourceDefinition } from "../../api/types.js";
 import type { GroupDefinitions } from "../context.js";
+import { customResourceDefinitions } from "./custom-resource-definitions.js";
 
 export const apiextensions: GroupDefinitions = {
   group: "apiextensions.k8s.io",
   resources: (): ResourceDefinition[] => [
-    { resource: "customresourcedefinitions", generation: true, conditionalUpdate: true },
+    {
+      resource: "customresourcedefinitions",
+      strategy: customResourceDefinitions,
+      generation: true,
+      conditionalUpdate: true,
+    },
   ],
 };

@@ -2,7 +2,7 @@
  * The core API group ("", `/api/v1`) as kube-apiserver's `pkg/registry/core/<resource>/storage`
  * serves it: each resource's strategy, field selectors, delete answer and subresources.
  */
-import type { ResourceDefinition, SubresourceHandler } from "../../api/types.js";
+import type { BeginWrite, ResourceDefinition, SubresourceHandler } from "../../api/types.js";
 import type { DefinitionContext, GroupDefinitions } from "../context.js";
 import { labels } from "../field-labels.js";
 import { componentStatusPrinter } from "../printing/core.js";
@@ -14,6 +14,7 @@ import { coreEvents, eventFieldLabels } from "./events.js";
 import { evictPod } from "./eviction.js";
 import { limitRanges } from "./limit-ranges.js";
 import { finalizeNamespace, namespaces } from "./namespaces.js";
+import { NodePortAllocator } from "./node-ports.js";
 import { nodes } from "./nodes.js";
 import { persistentVolumeClaims } from "./persistent-volume-claims.js";
 import { persistentVolumes } from "./persistent-volumes.js";
@@ -24,12 +25,26 @@ import { serveProxy } from "./proxy.js";
 import { replicationControllers } from "./replication-controllers.js";
 import { resourceQuotas } from "./resource-quotas.js";
 import { serviceAccounts } from "./service-accounts.js";
+import { ServiceIpAllocator } from "./service-ips.js";
 import { services } from "./services.js";
 import { requestToken } from "./token-request.js";
 
 /** The connecters of pods: log, exec, attach, portforward (pod-connect.ts). */
 function podConnect(ctx: DefinitionContext): SubresourceHandler {
   return { connect: (scope, req, res) => servePodConnect(ctx, scope, req, res) };
+}
+
+/**
+ * The Service storage's BeginCreate and BeginUpdate: a cluster IP, then node ports, allocated
+ * from what the stored Services use.
+ */
+function allocateServiceAddresses(ctx: DefinitionContext): BeginWrite {
+  const ips = new ServiceIpAllocator(ctx.store);
+  const ports = new NodePortAllocator(ctx.store);
+  return (scope, obj, old) => {
+    ips.allocate(obj, old);
+    ports.allocate(scope, obj, old);
+  };
 }
 
 /** pods, services and nodes `/proxy`. */
@@ -80,6 +95,7 @@ export const core: GroupDefinitions = {
       strategy: services,
       returnDeletedObject: true,
       subresources: { proxy: proxy(ctx) },
+      beginWrite: allocateServiceAddresses(ctx),
     },
     { resource: "endpoints", strategy: endpoints },
     { resource: "configmaps", strategy: configMaps },

@@ -1,7 +1,8 @@
 /**
  * Services (`pkg/registry/core/service`): SetDefaults_Service (type, session affinity, traffic
  * policy, port protocol and target port, single-stack IPv4), validation, and kubectl's columns.
- * Cluster IPs are allocated by rest/service-ips.ts, which needs the store.
+ * Cluster IPs and node ports are allocated by service-ips.ts and node-ports.ts (the storage's
+ * BeginCreate/BeginUpdate, index.ts).
  */
 import { isObject, type JsonObject } from "../../api/types.js";
 import { doc } from "../printing/describe.js";

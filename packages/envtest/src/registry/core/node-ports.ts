@@ -7,10 +7,9 @@
  * bookkeeping.
  */
 import { errors, type FieldError } from "@opgen/apimachinery/status";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import type { Store } from "../store/store.js";
-import type { AdmissionHook } from "./admission.js";
-import type { RequestScope } from "./scope.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { RequestScope } from "../../rest/scope.js";
+import type { Store } from "../../store/store.js";
 
 const MIN = 30000;
 const MAX = 32767;
@@ -19,7 +18,7 @@ function ports(spec: JsonObject): JsonObject[] {
   return (Array.isArray(spec.ports) ? spec.ports : []).filter(isObject);
 }
 
-export class NodePortAllocator implements AdmissionHook {
+export class NodePortAllocator {
   private next = MIN;
 
   constructor(private readonly store: Store) {}
@@ -34,8 +33,8 @@ export class NodePortAllocator implements AdmissionHook {
     return used;
   }
 
-  admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
-    if (scope.info.group !== "" || scope.info.resource !== "services") return;
+  /** Allocates for a Service being created or updated (`old`), as its BeginCreate/BeginUpdate. */
+  allocate(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
     if (scope.subresource === "status") return;
     const spec = (isObject(obj.spec) ? obj.spec : {}) as JsonObject;
     const wants =

@@ -6,10 +6,8 @@
  * Services, so a request that fails validation, a dry run or a deletion needs no bookkeeping.
  */
 import { errors, goValue } from "@opgen/apimachinery/status";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import type { Store } from "../store/store.js";
-import type { AdmissionHook } from "./admission.js";
-import type { RequestScope } from "./scope.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { Store } from "../../store/store.js";
 
 const base = (10 << 24) | (96 << 16);
 const size = 1 << 20;
@@ -19,7 +17,7 @@ function ipOf(n: number): string {
   return [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join(".");
 }
 
-export class ServiceIpAllocator implements AdmissionHook {
+export class ServiceIpAllocator {
   private next = 2;
 
   constructor(private readonly store: Store) {}
@@ -33,8 +31,8 @@ export class ServiceIpAllocator implements AdmissionHook {
     return used;
   }
 
-  admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
-    if (scope.info.group !== "" || scope.info.resource !== "services") return;
+  /** Allocates for a Service being created or updated (`old`), as its BeginCreate/BeginUpdate. */
+  allocate(obj: KubeObject, old: KubeObject | undefined): void {
     const spec = (isObject(obj.spec) ? obj.spec : {}) as JsonObject;
     obj.spec = spec;
     if (old) {
