@@ -16,6 +16,7 @@ import {
   type WebhookServingOptions,
   withConversionPatch,
 } from "./admission/local-serving.js";
+import type { PodSecurityOptions } from "./admission/plugins/pod-security/admission.js";
 import type { KubeObject } from "./api/types.js";
 import { crdBucket } from "./controllers/crd-controller.js";
 import { readCrdFiles } from "./crd/files.js";
@@ -25,7 +26,6 @@ import { installFeatures } from "./features.js";
 import { forbidden } from "./http/filters/authorization.js";
 import { applyObjects, crdsEstablished, isEstablished } from "./install.js";
 import { kubeConfigOf, writeKubeconfig } from "./kubeconfig.js";
-import type { PodSecurityOptions } from "./rest/pod-security/admission.js";
 import { ApiServer } from "./server.js";
 import {
   bindServiceAccount,

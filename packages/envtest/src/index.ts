@@ -17,6 +17,7 @@ export {
   waitForWebhookServer,
   withConversionPatch,
 } from "./admission/local-serving.js";
+export type { PodSecurityOptions } from "./admission/plugins/pod-security/admission.js";
 export {
   startTestEnv,
   type TestEnv,
@@ -26,6 +27,5 @@ export {
 export { type EventuallyOptions, eventually } from "./eventually.js";
 export { type ExampleKind, type ExampleValues, exampleObject } from "./example.js";
 export type { FailNextOptions, Faults } from "./faults.js";
-export type { PodSecurityOptions } from "./rest/pod-security/admission.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";
 export type { ServiceAccountIdentity, ServiceAccountOptions } from "./service-account.js";

@@ -7,14 +7,16 @@
 import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
 import { errors } from "@opgen/apimachinery/status";
+import { AdmissionChain } from "./admission/chain.js";
 import { WebhookSource } from "./admission/configurations.js";
 import { WebhookAdmission } from "./admission/dispatcher.js";
+import { admissionPlugins } from "./admission/plugins/index.js";
+import type { PodSecurityOptions } from "./admission/plugins/pod-security/admission.js";
 import { PolicyAdmission } from "./admission/policy/plugin.js";
 import { PolicyStatusController } from "./admission/policy/status.js";
 import { bucketKey, Registry } from "./api/registry.js";
 import { deepClone, type KubeObject } from "./api/types.js";
 import { RbacAuthorizer } from "./auth/rbac.js";
-import { RbacEscalationCheck } from "./auth/rbac-escalation.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
@@ -30,16 +32,10 @@ import { defaultServiceAccount } from "./controllers/service-accounts.js";
 import { type TlsMaterial, tlsMaterial } from "./http/certs.js";
 import { type Attributes, createHandler, type HandlerDeps } from "./http/handler.js";
 import { ApiServerMetrics } from "./http/metrics.js";
-import { CertificateAdmission } from "./registry/certificates/csr-admission.js";
 import { builtinResources } from "./registry/index.js";
 import { serverSideApply } from "./rest/apply.js";
-import { LimitRanger } from "./rest/limit-ranger.js";
 import { ObjectRest } from "./rest/objects.js";
-import { PodSecurityAdmission, type PodSecurityOptions } from "./rest/pod-security/admission.js";
-import { quotable } from "./rest/quota/usage.js";
-import { ResourceQuotaAdmission } from "./rest/resource-quota.js";
 import type { RequestScope } from "./rest/scope.js";
-import { ServiceAccountAdmission } from "./rest/service-account-admission.js";
 import { Store } from "./store/store.js";
 
 export interface ApiServerOptions {
@@ -103,17 +99,17 @@ export class ApiServer {
       this.authorize = (a) => this.rbac.authorize(a);
       this.checkAccess = this.authorize;
     }
-    this.rest.hooks.push(
-      new ServiceAccountAdmission(this.store),
-      new LimitRanger(this.store),
-      new PodSecurityAdmission(this.store, options.podSecurity),
-      new CertificateAdmission(() => this.authorize),
-      new ResourceQuotaAdmission(this.store, quotable(this.registry)),
+    this.rest.admission = new AdmissionChain(
+      admissionPlugins({
+        store: this.store,
+        registry: this.registry,
+        ...(options.podSecurity ? { podSecurity: options.podSecurity } : {}),
+        authorize: () => this.authorize,
+        ...(options.auth === "rbac"
+          ? { rbacEscalation: { rbac: this.rbac, forbade: (u, m) => this.forbade?.(u, m) } }
+          : {}),
+      }),
     );
-    if (options.auth === "rbac")
-      this.rest.hooks.push(
-        new RbacEscalationCheck(this.rbac, (user, message) => this.forbade?.(user, message)),
-      );
     this.rest.driver = new WebhookAdmission(
       this.store,
       new WebhookSource(this.store),

@@ -1,8 +1,12 @@
 /** Pod Security policy versions, check selection per level and version, and check wording. */
 import { describe, expect, it } from "vitest";
-import type { PodView } from "../src/rest/pod-security/checks.js";
-import { forbiddenDetail } from "../src/rest/pod-security/messages.js";
-import { checksFor, evaluatePod, MAX_POLICY_MINOR } from "../src/rest/pod-security/registry.js";
+import type { PodView } from "../src/admission/plugins/pod-security/checks.js";
+import { forbiddenDetail } from "../src/admission/plugins/pod-security/messages.js";
+import {
+  checksFor,
+  evaluatePod,
+  MAX_POLICY_MINOR,
+} from "../src/admission/plugins/pod-security/registry.js";
 import {
   formatLevelVersion,
   LATEST,
@@ -11,7 +15,7 @@ import {
   parseVersion,
   policyFromLabels,
   v1,
-} from "../src/rest/pod-security/versions.js";
+} from "../src/admission/plugins/pod-security/versions.js";
 
 const L = "pod-security.kubernetes.io/";
 

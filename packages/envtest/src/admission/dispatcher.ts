@@ -94,13 +94,16 @@ export class WebhookAdmission implements WriteDriver {
     return lastChange >= 0 ? current : undefined;
   }
 
+  /** ValidatingAdmissionPolicy, which kube runs just before the validating webhooks. */
+  async policy(point: AdmissionPoint): Promise<void> {
+    if (!this.policies) return;
+    const a = this.attributes(point);
+    await this.policies.validate(point, a, this.otherVersions(point), (o, v) =>
+      this.toVersion(point.scope.info, o, v, a.subresource),
+    );
+  }
+
   async validate(point: AdmissionPoint): Promise<void> {
-    if (this.policies) {
-      const a = this.attributes(point);
-      await this.policies.validate(point, a, this.otherVersions(point), (o, v) =>
-        this.toVersion(point.scope.info, o, v, a.subresource),
-      );
-    }
     const hooks = this.source.validating();
     if (hooks.length === 0) return;
     // A copy: nothing a validating webhook call does may reach the object about to be stored.

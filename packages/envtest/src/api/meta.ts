@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { isQualifiedName } from "@opgen/apimachinery/names";
 import type { FieldError } from "@opgen/apimachinery/status";
 import { type NameRule, objectMetaErrors } from "@opgen/apimachinery/validation";
-import type { KubeObject } from "./types.js";
+import { isObject, type KubeObject, type ObjectMeta } from "./types.js";
 
 /** The last second formatted: a write stamps two or three times in the same second. */
 let lastSecond = Number.NaN;
@@ -92,4 +92,10 @@ export function finalizerWarnings(obj: KubeObject): string[] {
     }
   }
   return out;
+}
+
+/** The object's metadata, made an object first if it is not one. */
+export function meta(o: KubeObject): ObjectMeta {
+  if (!isObject(o.metadata)) o.metadata = {};
+  return o.metadata as ObjectMeta;
 }

@@ -250,3 +250,8 @@ export interface ResourceInfo {
 export function storageVersion(info: ResourceInfo): ResourceVersionInfo {
   return info.versions.find((v) => v.storage) ?? info.versions[0]!;
 }
+
+/** The group and resource of errors about the resource's objects. */
+export function gr(info: ResourceInfo): { group: string; resource: string } {
+  return { group: info.group, resource: info.resource };
+}

@@ -1,15 +1,15 @@
 import { errors } from "@opgen/apimachinery/status";
-import { nowTime } from "../api/meta.js";
+import { meta, nowTime } from "../api/meta.js";
 import {
   deepClone,
   deepEqual,
+  gr,
   groupVersion,
   type JsonObject,
   type KubeObject,
   type ResourceInfo,
   type ResourceVersionInfo,
 } from "../api/types.js";
-import { gr, meta } from "./admission.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
 import { ObjectReads } from "./object-reads.js";
 import type { RequestScope } from "./scope.js";
@@ -73,9 +73,9 @@ export class ObjectDeletes extends ObjectReads {
     const oldObject = yield* this.presentSteps(scope.info, scope.version, stored);
     const options = { kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1", ...opts } as JsonObject;
     const itemScope = { ...scope, name: stored.metadata?.name ?? "" };
-    const point = { scope: itemScope, operation: "DELETE" as const, oldObject, options, dryRun };
-    yield { step: "mutate", ...point };
-    yield { step: "validate", ...point };
+    const request = { scope: itemScope, operation: "DELETE" as const, oldObject, options, dryRun };
+    yield* this.admission.mutate(request, false);
+    yield* this.admission.validate(request, false);
   }
 
   /** The deletion flow of store.go Delete, for one stored object. */

@@ -1,6 +1,6 @@
 /**
  * The reads of stored objects (get, list, presenting a stored object in the requested version)
- * and what every verb shares: the store, the admission hooks and the webhook driver. The writes
+ * and what every verb shares: the store, the admission chain and the webhook driver. The writes
  * build on it (object-deletes.ts, objects.ts).
  */
 import {
@@ -9,16 +9,17 @@ import {
   parseLabelSelector,
 } from "@opgen/apimachinery/selectors";
 import { errors } from "@opgen/apimachinery/status";
+import { AdmissionChain } from "../admission/chain.js";
 import { bucketOf } from "../api/registry.js";
 import {
   deepClone,
+  gr,
   groupVersion,
   type KubeObject,
   type ResourceInfo,
   type ResourceVersionInfo,
 } from "../api/types.js";
 import type { Store } from "../store/store.js";
-import { type AdmissionHook, gr } from "./admission.js";
 import { fieldMatcher } from "./field-selectors.js";
 import { checkGetOptions, checkListOptions, paginate } from "./list-options.js";
 import { fromConverted, fromStorage } from "./schema-pipeline.js";
@@ -26,8 +27,9 @@ import type { RequestScope } from "./scope.js";
 import { runAsync, runSync, type Steps, type WriteDriver } from "./write-steps.js";
 
 export class ObjectReads {
-  readonly hooks: AdmissionHook[] = [];
-  /** Admission and conversion webhooks for requests (set by the server). */
+  /** The admission plugins in kube's order (set by the server, admission/plugins/index.ts). */
+  admission = new AdmissionChain();
+  /** What a request's write awaits: webhooks, policies, conversion (set by the server). */
   driver?: WriteDriver;
 
   constructor(protected readonly store: Store) {}

@@ -1,17 +1,18 @@
 /**
  * The REST verbs on stored objects with the semantics of kube-apiserver's generic registry
- * (`registry/generic/registry/store.go`) and the CR strategies. This class adds the writes —
- * create, update, patch and the status/scale subresources: server-set metadata, optimistic
- * concurrency, generation, status isolation, dryRun and the create/update admission envtest's
- * apiserver runs (namespace lifecycle) — to the reads (object-reads.ts) and the deletions with
- * finalizers and graceful deletion (object-deletes.ts).
+ * (`registry/generic/registry/store.go`), each resource's rules coming from its strategy. This
+ * class adds the writes — create, update, patch and the status/scale subresources: server-set
+ * metadata, optimistic concurrency, generation, status isolation, dryRun, and the write pipeline
+ * (write-pipeline.ts: decoding, admission, validation) — to the reads (object-reads.ts) and the
+ * deletions with finalizers and graceful deletion (object-deletes.ts).
  */
 
 import { ApiError, errors } from "@opgen/apimachinery/status";
-import { generateName, newUid, nowTime } from "../api/meta.js";
+import { generateName, meta, newUid, nowTime } from "../api/meta.js";
 import {
   deepClone,
   deepEqual,
+  gr,
   groupVersion,
   type KubeObject,
   type ManagedFieldsEntry,
@@ -20,15 +21,14 @@ import {
   type ResourceVersionInfo,
   storageVersion,
 } from "../api/types.js";
-import { admit, checkTypeAndNamespace, gr, meta, writeOptions } from "./admission.js";
 import { isDryRun } from "./delete-options.js";
 import { recordManagedFields } from "./managed-fields.js";
-import { admitNamespace } from "./namespace-lifecycle.js";
 import { ObjectDeletes } from "./object-deletes.js";
 import { needsWebhook } from "./object-reads.js";
 import { applyScale, toScale } from "./scale.js";
 import { fromConverted, storageApiVersion } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
+import { checkTypeAndNamespace, writeOptions, writePipeline } from "./write-pipeline.js";
 import { ConcurrentWrite, runAsync, runSync, type Steps, type WriteResult } from "./write-steps.js";
 
 /** The part of an object that bumps generation when it changes (default: spec). */
@@ -83,7 +83,6 @@ export class ObjectRest extends ObjectDeletes {
     const m = meta(obj);
     const nameGenerated = !m.name && !!m.generateName;
     if (nameGenerated) m.name = generateName(m.generateName!);
-    admitNamespace(this.store, scope, m.name ?? "");
     if (m.resourceVersion) {
       throw errors.internal("resourceVersion should not be set on objects to be created");
     }
@@ -113,7 +112,7 @@ export class ObjectRest extends ObjectDeletes {
     // Before admission, as kube fills the system fields before validation (a Job's generated
     // selector names its uid).
     m.uid = newUid();
-    yield* admit(this.hooks, scope, obj, undefined, dryRun);
+    yield* writePipeline(this.admission, scope, obj, undefined, dryRun);
     if (!m.name) {
       throw errors.invalid(info.kind, info.group, "", [
         {
@@ -280,8 +279,8 @@ export class ObjectRest extends ObjectDeletes {
     else delete nm.generation;
     nm.resourceVersion = om.resourceVersion;
 
-    if (opts.webhooks === false) runSync(admit(this.hooks, scope, obj, old, dryRun));
-    else yield* admit(this.hooks, scope, obj, old, dryRun);
+    if (opts.webhooks === false) runSync(writePipeline(this.admission, scope, obj, old, dryRun));
+    else yield* writePipeline(this.admission, scope, obj, old, dryRun);
     // Webhook-converted objects are compared in the storage version (the converter keeps the
     // metadata object, so the generation set below still lands on what is stored).
     const storedFirst = info.conversionWebhook ? yield* this.toStorageSteps(info, obj) : undefined;
@@ -362,16 +361,24 @@ export class ObjectRest extends ObjectDeletes {
     kind: { group: string; version: string; kind: string },
   ): Promise<KubeObject> {
     if (!this.driver) return body;
-    const point = {
+    return runAsync(this.admitSubresourceSteps(scope, body, kind), this.driver);
+  }
+
+  private *admitSubresourceSteps(
+    scope: RequestScope,
+    body: KubeObject,
+    kind: { group: string; version: string; kind: string },
+  ): Steps<KubeObject> {
+    const request = {
       scope,
       operation: "CREATE" as const,
       options: writeOptions(scope, "CREATE"),
       dryRun: isDryRun(scope.query),
       kind,
     };
-    const mutated = await this.driver.mutate({ step: "mutate", ...point, object: body });
+    const mutated = yield* this.admission.mutate({ ...request, object: body }, false);
     const obj = mutated ?? body;
-    await this.driver.validate({ step: "validate", ...point, object: deepClone(obj) });
+    yield* this.admission.validate({ ...request, object: deepClone(obj) }, false);
     return obj;
   }
 
@@ -391,16 +398,16 @@ export class ObjectRest extends ObjectDeletes {
     if (rv && rv !== current.metadata?.resourceVersion) {
       throw errors.optimisticLock(gr(scope.info), scope.name ?? "");
     }
-    const point = {
+    const request = {
       scope,
       operation: "UPDATE" as const,
       oldObject: toScale(scope.version, current),
       options: writeOptions(scope, "UPDATE"),
       dryRun: isDryRun(scope.query),
     };
-    const mutated = yield { step: "mutate", ...point, object: scaleObj };
-    const scale = (mutated as KubeObject | undefined) ?? scaleObj;
-    yield { step: "validate", ...point, object: deepClone(scale) };
+    const mutated = yield* this.admission.mutate({ ...request, object: scaleObj }, false);
+    const scale = mutated ?? scaleObj;
+    yield* this.admission.validate({ ...request, object: deepClone(scale) }, false);
     const next = applyScale(scope.version, scope.name ?? "", current, scale);
     const r = yield* this.updateSteps({ ...scope, subresource: undefined }, next, {
       patch: true,

@@ -1,9 +1,10 @@
 /**
- * The points of a write where kube-apiserver leaves the request's own code: mutating and
- * validating admission (webhooks) and conversion through a CRD's conversion webhook. The REST
- * verbs are generators that yield these points, so one body of code serves both the synchronous
- * callers inside the server (bootstrap, controllers: no webhooks) and HTTP requests, whose
- * driver awaits the webhook calls.
+ * The points of a write where kube-apiserver leaves the request's own code: the admission
+ * plugins that call out (MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
+ * ValidatingAdmissionWebhook; admission/chain.ts places them) and conversion through a CRD's
+ * conversion webhook. The REST verbs are generators that yield these points, so one body of
+ * code serves both the synchronous callers inside the server (bootstrap, controllers: no
+ * webhooks, no policies) and HTTP requests, whose driver awaits the calls.
  */
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import {
@@ -20,9 +21,10 @@ export type { WriteResult } from "../api/resource.js";
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE";
 
-/** One admission call site: the attributes webhooks are matched against and sent. */
+/** One admission call site: the attributes webhooks and policies are matched against. */
 export interface AdmissionPoint {
-  step: "mutate" | "validate";
+  /** The plugin yielded to: mutating webhooks, admission policies, validating webhooks. */
+  step: "mutate" | "policy" | "validate";
   scope: RequestScope;
   operation: Operation;
   /** The new object in the request version (absent on DELETE). */
@@ -49,8 +51,11 @@ export type Steps<T> = Generator<WriteStep, T, unknown>;
 
 /** What an HTTP request's write awaits at each point. */
 export interface WriteDriver {
-  /** Returns the object as mutated by the webhooks (undefined: unchanged). */
+  /** MutatingAdmissionWebhook: the object as the webhooks mutated it (undefined: unchanged). */
   mutate(p: AdmissionPoint): Promise<KubeObject | undefined>;
+  /** ValidatingAdmissionPolicy. */
+  policy(p: AdmissionPoint): Promise<void>;
+  /** ValidatingAdmissionWebhook. */
   validate(p: AdmissionPoint): Promise<void>;
   convert(p: ConversionPoint): Promise<KubeObject[]>;
 }
@@ -83,7 +88,12 @@ export async function runAsync<T>(steps: Steps<T>, driver: WriteDriver | undefin
     if (s.step === "convert") {
       answer = driver ? await driver.convert(s) : rewriteOnly(s);
     } else if (driver) {
-      answer = s.step === "mutate" ? await driver.mutate(s) : await driver.validate(s);
+      answer =
+        s.step === "mutate"
+          ? await driver.mutate(s)
+          : s.step === "policy"
+            ? await driver.policy(s)
+            : await driver.validate(s);
     }
     next = steps.next(answer);
   }

@@ -9,11 +9,11 @@
  * defaults are the admission configuration's (`PodSecurityOptions`).
  */
 import { errors } from "@opgen/apimachinery/status";
-import { bucketKey } from "../../api/registry.js";
-import { isObject, type JsonObject, type KubeObject, objectAt } from "../../api/types.js";
-import type { Store } from "../../store/store.js";
-import type { AdmissionHook } from "../admission.js";
-import type { RequestScope } from "../scope.js";
+import { bucketKey } from "../../../api/registry.js";
+import { isObject, type JsonObject, type KubeObject, objectAt } from "../../../api/types.js";
+import type { RequestScope } from "../../../rest/scope.js";
+import type { Store } from "../../../store/store.js";
+import type { AdmissionPlugin } from "../../chain.js";
 import type { PodView } from "./checks.js";
 import { forbiddenDetail, forbiddenReason } from "./messages.js";
 import { evaluatePod } from "./registry.js";
@@ -113,7 +113,8 @@ function podView(metadata: unknown, spec: unknown): PodView {
   };
 }
 
-export class PodSecurityAdmission implements AdmissionHook {
+export class PodSecurityAdmission implements AdmissionPlugin {
+  readonly name = "PodSecurity";
   private readonly defaults: Policy;
   private readonly exempt: {
     usernames: ReadonlySet<string>;

@@ -5,7 +5,7 @@
  * metadata and spec as JSON; every container means init, regular and ephemeral containers, in
  * that order.
  */
-import { isObject, type JsonObject } from "../../api/types.js";
+import { isObject, type JsonObject } from "../../../api/types.js";
 import {
   containers,
   goQuote,

@@ -6,12 +6,12 @@
  * /var/run/secrets/kubernetes.io/serviceaccount in every container.
  */
 import { errors } from "@opgen/apimachinery/status";
-import { generateName } from "../api/meta.js";
-import { bucketKey } from "../api/registry.js";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import type { Store } from "../store/store.js";
-import type { AdmissionHook } from "./admission.js";
-import type { RequestScope } from "./scope.js";
+import { generateName } from "../../api/meta.js";
+import { bucketKey } from "../../api/registry.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { RequestScope } from "../../rest/scope.js";
+import type { Store } from "../../store/store.js";
+import type { AdmissionPlugin } from "../chain.js";
 
 const SERVICE_ACCOUNTS = bucketKey("", "serviceaccounts");
 const MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -41,7 +41,8 @@ function tokenVolume(name: string): JsonObject {
   };
 }
 
-export class ServiceAccountAdmission implements AdmissionHook {
+export class ServiceAccountAdmission implements AdmissionPlugin {
+  readonly name = "ServiceAccount";
   constructor(private readonly store: Store) {}
 
   admit(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {

@@ -1,53 +1,30 @@
 /**
- * What every create and update passes before it is stored, in kube-apiserver's order: the body's
- * type and namespace checked against the endpoint, then defaulting, pruning and validation
- * (OpenAPI and CEL for custom resources, the resource's strategy in registry/ otherwise), the
- * admission hooks tests install, and the finalizer rules of objects being deleted.
- * NamespaceLifecycle admission is namespace-lifecycle.ts.
+ * The write pipeline: what every create and update of an object passes before it is stored, in
+ * kube-apiserver's order (`apiserver: pkg/endpoints/handlers/create.go`, `update.go`, and the
+ * generic `registry/generic/registry/store.go`):
+ *
+ *  1. decoding: the body's type and namespace checked against the endpoint (by the verb,
+ *     checkTypeAndNamespace), then typed decoding with the request's field validation and the
+ *     strategy's defaults (a custom resource's strategy prunes and defaults by its schema);
+ *  2. the mutating admission phase (admission/chain.ts): in-process plugins, then the mutating
+ *     webhooks, whose answer is decoded and defaulted again;
+ *  3. storage: the checks kube makes in a resource's storage (RBAC's escalation prevention) and
+ *     its BeginCreate/BeginUpdate (a Service's addresses);
+ *  4. the strategy: PrepareForCreate, then ObjectMeta's and the resource's validation, and the
+ *     finalizer rule of objects being deleted, refused together as one Invalid;
+ *  5. the validating admission phase: in-process plugins, ValidatingAdmissionPolicy, the
+ *     validating webhooks and ResourceQuota, nothing awaited between the last and the write.
+ *
+ * The verbs (objects.ts) then set the server's fields and store the result.
  */
+
 import { errors, type FieldError } from "@opgen/apimachinery/status";
-import { finalizerWarnings, validateObjectMeta } from "../api/meta.js";
-import {
-  groupVersion,
-  isObject,
-  type JsonObject,
-  type KubeObject,
-  type ObjectMeta,
-  type ResourceInfo,
-} from "../api/types.js";
+import type { AdmissionChain } from "../admission/chain.js";
+import { finalizerWarnings, meta, validateObjectMeta } from "../api/meta.js";
+import { groupVersion, isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import { decodeBuiltin, fieldValidationOf } from "./schema-pipeline.js";
 import type { RequestScope } from "./scope.js";
 import type { Steps } from "./write-steps.js";
-
-/** An extra admission step a test installs (the role of a webhook). */
-export interface AdmissionHook {
-  /** Called before storing a create or update; throws to reject, may mutate `obj`. */
-  admit?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
-  /**
-   * A check of kube's storage layer (RBAC's escalation prevention): called after the mutating
-   * webhooks, before the strategy prepares and validates the object; throws to reject.
-   */
-  beforeStrategy?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
-  /**
-   * A validating admission plugin: called after the object passed validation, before the
-   * validating webhooks; throws to reject, must not mutate `obj`.
-   */
-  validate?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
-  /**
-   * A validating plugin kube runs after the validating webhooks (ResourceQuota): nothing awaits
-   * between it and the write; throws to reject, must not mutate `obj`.
-   */
-  afterWebhooks?(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void;
-}
-
-export function meta(o: KubeObject): ObjectMeta {
-  if (!isObject(o.metadata)) o.metadata = {};
-  return o.metadata as ObjectMeta;
-}
-
-export function gr(info: ResourceInfo) {
-  return { group: info.group, resource: info.resource };
-}
 
 /** Decodes the request body's type and namespace against the endpoint. */
 export function checkTypeAndNamespace(
@@ -167,50 +144,48 @@ function decode(scope: RequestScope, obj: KubeObject, mutated: boolean): void {
   strategy.defaults?.(obj);
 }
 
-/**
- * Defaulting, pruning and validation of a candidate object, with the mutating webhooks after the
- * built-in admission plugins and the validating ones after validation, as kube-apiserver runs
- * them (`apiserver: pkg/endpoints/handlers/create.go`, `registry/generic/registry/store.go`).
- */
-export function* admit(
-  hooks: readonly AdmissionHook[],
+/** Runs the write pipeline on `obj` (changed in place), `old` being the stored object on update. */
+export function* writePipeline(
+  chain: AdmissionChain,
   scope: RequestScope,
   obj: KubeObject,
   old: KubeObject | undefined,
   dryRun = false,
 ): Steps<void> {
-  const info = scope.info;
-  const strategy = info.strategy;
-  const fieldErrors: FieldError[] = [];
-  decode(scope, obj, false);
-  for (const hook of hooks) hook.admit?.(scope, obj, old);
   const operation = old ? "UPDATE" : "CREATE";
-  const options = writeOptions(scope, operation);
-  const mutated = yield {
-    step: "mutate",
+  const request = {
     scope,
     operation,
     object: obj,
     ...(old ? { oldObject: old } : {}),
-    options,
+    options: writeOptions(scope, operation),
     dryRun,
-  };
-  if (mutated) {
-    replaceContents(obj, mutated as KubeObject);
-    // A patched object is decoded and defaulted again.
+  } as const;
+  decode(scope, obj, false);
+  yield* chain.mutate(request, true, (mutated) => {
+    replaceContents(obj, mutated);
     decode(scope, obj, true);
-  }
-  for (const hook of hooks) hook.beforeStrategy?.(scope, obj, old);
-  info.beginWrite?.(scope, obj, old);
+  });
+  chain.beforeStrategy(scope, obj, old);
+  scope.info.beginWrite?.(scope, obj, old);
+  prepareAndValidate(scope, obj, old);
+  // Validating webhooks must not change what is stored: the dispatcher copies the object when a
+  // webhook is configured (most writes have none, and then nothing is copied).
+  yield* chain.validate(request, true);
+  scope.warnings.push(...finalizerWarnings(obj));
+}
+
+/** The strategy's PrepareForCreate and validation (rest.BeforeCreate, BeforeUpdate). */
+function prepareAndValidate(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined) {
+  const { info } = scope;
+  const strategy = info.strategy;
   if (!old && scope.subresource === undefined)
     strategy.prepareForCreate?.(obj, scope.warnings, scope.user);
-  fieldErrors.push(
-    ...validateObjectMeta(obj, {
-      namespaced: info.namespaced,
-      nameRule: strategy.nameRule,
-      update: old !== undefined,
-    }),
-  );
+  const fieldErrors: FieldError[] = validateObjectMeta(obj, {
+    namespaced: info.namespaced,
+    nameRule: strategy.nameRule,
+    update: old !== undefined,
+  });
   if (strategy.validateWrite) {
     fieldErrors.push(...strategy.validateWrite(obj, old, scope, fieldErrors));
   } else {
@@ -220,22 +195,7 @@ export function* admit(
     if (old && strategy.validateUpdate && scope.subresource !== "status")
       fieldErrors.push(...strategy.validateUpdate(obj, old, scope.subresource));
   }
-  if (old) {
-    const om = old.metadata ?? {};
-    const nm = meta(obj);
-    if (om.deletionTimestamp) {
-      const added = (nm.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
-      if (added.length > 0) {
-        fieldErrors.push({
-          type: "FieldValueForbidden",
-          field: "metadata.finalizers",
-          detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added
-            .map((f) => JSON.stringify(f))
-            .join(", ")}}`,
-        });
-      }
-    }
-  }
+  if (old) fieldErrors.push(...finalizerErrors(obj, old));
   if (fieldErrors.length > 0) {
     throw errors.invalid(
       info.kind,
@@ -244,18 +204,21 @@ export function* admit(
       fieldErrors,
     );
   }
-  for (const hook of hooks) hook.validate?.(scope, obj, old);
-  // Validating webhooks must not change what is stored: the dispatcher copies the object when a
-  // webhook is configured (most writes have none, and then nothing is copied).
-  yield {
-    step: "validate",
-    scope,
-    operation,
-    object: obj,
-    ...(old ? { oldObject: old } : {}),
-    options,
-    dryRun,
-  };
-  for (const hook of hooks) hook.afterWebhooks?.(scope, obj, old);
-  scope.warnings.push(...finalizerWarnings(obj));
+}
+
+/** No finalizer may be added to an object being deleted. */
+function finalizerErrors(obj: KubeObject, old: KubeObject): FieldError[] {
+  const om = old.metadata ?? {};
+  if (!om.deletionTimestamp) return [];
+  const added = (meta(obj).finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
+  if (added.length === 0) return [];
+  return [
+    {
+      type: "FieldValueForbidden",
+      field: "metadata.finalizers",
+      detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added
+        .map((f) => JSON.stringify(f))
+        .join(", ")}}`,
+    },
+  ];
 }

@@ -9,11 +9,11 @@
  * included) unless they only change what the garbage collector changes.
  */
 import { ApiError, errors } from "@opgen/apimachinery/status";
-import { deepEqual, type JsonObject, type KubeObject } from "../api/types.js";
-import type { Attributes } from "../http/filters/authorization.js";
-import type { AdmissionHook } from "../rest/admission.js";
-import type { RequestScope, UserInfo } from "../rest/scope.js";
-import { type PolicyRule, type RbacAuthorizer, type RoleRef, uncovered } from "./rbac.js";
+import { deepEqual, type JsonObject, type KubeObject } from "../../api/types.js";
+import { type PolicyRule, type RbacAuthorizer, type RoleRef, uncovered } from "../../auth/rbac.js";
+import type { Attributes } from "../../http/filters/authorization.js";
+import type { RequestScope, UserInfo } from "../../rest/scope.js";
+import type { AdmissionPlugin } from "../chain.js";
 
 const GROUP = "rbac.authorization.k8s.io";
 
@@ -23,7 +23,8 @@ const fullAuthority: PolicyRule[] = [
   { verbs: ["*"], nonResourceURLs: ["*"] },
 ];
 
-export class RbacEscalationCheck implements AdmissionHook {
+export class RbacEscalationCheck implements AdmissionPlugin {
+  readonly name = "RBAC escalation check (rbac.authorization.k8s.io storage)";
   /** `forbade` hears of each refusal (envtest's serviceAccount() identities record them). */
   constructor(
     private readonly rbac: RbacAuthorizer,

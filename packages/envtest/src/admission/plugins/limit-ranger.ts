@@ -9,10 +9,8 @@
  * PersistentVolumeClaim items'; a violation is refused with 403 and kube's message.
  */
 import { errors } from "@opgen/apimachinery/status";
-import { bucketKey } from "../api/registry.js";
-import { type JsonObject, type KubeObject, objectAt } from "../api/types.js";
-import type { Store } from "../store/store.js";
-import type { AdmissionHook } from "./admission.js";
+import { bucketKey } from "../../api/registry.js";
+import { type JsonObject, type KubeObject, objectAt } from "../../api/types.js";
 import {
   addQuantities,
   comparable,
@@ -22,8 +20,10 @@ import {
   milliValue,
   quantityString,
   value,
-} from "./go-quantity.js";
-import type { RequestScope } from "./scope.js";
+} from "../../rest/go-quantity.js";
+import type { RequestScope } from "../../rest/scope.js";
+import type { Store } from "../../store/store.js";
+import type { AdmissionPlugin } from "../chain.js";
 
 const LIMIT_RANGES = bucketKey("", "limitranges");
 const ANNOTATION = "kubernetes.io/limit-ranger";
@@ -45,7 +45,8 @@ function limitItems(lr: KubeObject): JsonObject[] {
   );
 }
 
-export class LimitRanger implements AdmissionHook {
+export class LimitRanger implements AdmissionPlugin {
+  readonly name = "LimitRanger";
   constructor(private readonly store: Store) {}
 
   /** PodMutateLimitFunc, LimitRange by LimitRange. */

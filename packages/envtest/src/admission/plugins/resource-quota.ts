@@ -9,10 +9,8 @@
  * (controllers/resource-quota.ts).
  */
 import { errors } from "@opgen/apimachinery/status";
-import type { KubeObject } from "../api/types.js";
-import type { Store } from "../store/store.js";
-import type { AdmissionHook } from "./admission.js";
-import { evaluatorFor, isIgnored } from "./quota/evaluators.js";
+import type { KubeObject } from "../../api/types.js";
+import { evaluatorFor, isIgnored } from "../../rest/quota/evaluators.js";
 import {
   add,
   exceeding,
@@ -23,9 +21,17 @@ import {
   type ResourceList,
   removeZeros,
   subtractNonNegative,
-} from "./quota/resource-list.js";
-import { calculateUsage, hardOf, QUOTAS, quotaMatches, type Served } from "./quota/usage.js";
-import type { RequestScope } from "./scope.js";
+} from "../../rest/quota/resource-list.js";
+import {
+  calculateUsage,
+  hardOf,
+  QUOTAS,
+  quotaMatches,
+  type Served,
+} from "../../rest/quota/usage.js";
+import type { RequestScope } from "../../rest/scope.js";
+import type { Store } from "../../store/store.js";
+import type { AdmissionPlugin } from "../chain.js";
 
 interface Covering {
   quota: KubeObject;
@@ -35,13 +41,14 @@ interface Covering {
   delta: ResourceList;
 }
 
-export class ResourceQuotaAdmission implements AdmissionHook {
+export class ResourceQuotaAdmission implements AdmissionPlugin {
+  readonly name = "ResourceQuota";
   constructor(
     private readonly store: Store,
     private readonly served: Served,
   ) {}
 
-  afterWebhooks(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
+  validate(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
     // Subresources, cluster-scoped objects and namespaces themselves are not quota's.
     if (scope.subresource !== undefined || !scope.info.namespaced) return;
     const namespace = obj.metadata?.namespace ?? scope.namespace;

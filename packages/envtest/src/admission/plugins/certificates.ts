@@ -11,8 +11,8 @@ import { NAME_OID, parseCsrPem, subjectValues } from "@opgen/apimachinery/certs"
 import { errors } from "@opgen/apimachinery/status";
 import { deepEqual, type KubeObject, objectAt } from "../../api/types.js";
 import type { Attributes } from "../../http/filters/authorization.js";
-import type { AdmissionHook } from "../../rest/admission.js";
 import type { RequestScope, UserInfo } from "../../rest/scope.js";
+import type { AdmissionPlugin } from "../chain.js";
 
 export const KUBE_APISERVER_CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client";
 
@@ -51,35 +51,39 @@ function isCsr(scope: RequestScope): boolean {
 
 const signerOf = (o: KubeObject): string => String(objectAt(o.spec).signerName ?? "");
 
-export class CertificateAdmission implements AdmissionHook {
-  /** `authorize` is read per request: the environment installs RBAC after the server exists. */
-  constructor(private readonly authorizer: () => Authorize | undefined) {}
+/** A refusal of the request to write `obj`. */
+function forbidden(scope: RequestScope, obj: KubeObject, why: string) {
+  const name = obj.metadata?.name ?? "";
+  return errors.forbidden({ group: scope.info.group, resource: scope.info.resource }, name, why);
+}
 
-  validate(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
-    if (!isCsr(scope)) return;
-    const name = obj.metadata?.name ?? "";
-    const forbidden = (why: string) =>
-      errors.forbidden({ group: scope.info.group, resource: scope.info.resource }, name, why);
-    if (!old) {
-      if (scope.subresource !== undefined || signerOf(obj) !== KUBE_APISERVER_CLIENT_SIGNER) return;
-      const parsed = parseCsrPem(Buffer.from(String(objectAt(obj.spec).request ?? ""), "base64"));
-      if (typeof parsed === "string") throw forbidden(`failed to parse CSR: ${parsed}`);
-      if (subjectValues(parsed.subject, NAME_OID.organization).includes("system:masters"))
+/**
+ * CertificateApproval: an update of `approval` needs `approve` on the stored request's signer
+ * (the body's signerName is not to be trusted). `authorizer` is read per request, as the
+ * environment wraps the server's authorizer after the server exists.
+ */
+export function certificateApproval(authorizer: () => Authorize | undefined): AdmissionPlugin {
+  return {
+    name: "CertificateApproval",
+    validate(scope, obj, old) {
+      if (!old || !isCsr(scope) || scope.subresource !== "approval") return;
+      const signerName = signerOf(old);
+      if (!authorizedForSigner(authorizer(), scope.user, "approve", signerName))
         throw forbidden(
-          `use of ${KUBE_APISERVER_CLIENT_SIGNER} signer with system:masters group is not allowed`,
-        );
-      return;
-    }
-    // Both plugins check the stored signerName: the body's is not to be trusted.
-    const signerName = signerOf(old);
-    if (scope.subresource === "approval") {
-      if (!authorizedForSigner(this.authorizer(), scope.user, "approve", signerName))
-        throw forbidden(
+          scope,
+          obj,
           `user not permitted to approve requests with signerName ${JSON.stringify(signerName)}`,
         );
-      return;
-    }
-    if (scope.subresource === "status") {
+    },
+  };
+}
+
+/** CertificateSigning: a status update changing the certificate or conditions needs `sign`. */
+export function certificateSigning(authorizer: () => Authorize | undefined): AdmissionPlugin {
+  return {
+    name: "CertificateSigning",
+    validate(scope, obj, old) {
+      if (!old || !isCsr(scope) || scope.subresource !== "status") return;
       const before = objectAt(old.status);
       const after = objectAt(obj.status);
       if (
@@ -87,10 +91,30 @@ export class CertificateAdmission implements AdmissionHook {
         deepEqual(before.conditions, after.conditions)
       )
         return;
-      if (!authorizedForSigner(this.authorizer(), scope.user, "sign", signerName))
+      const signerName = signerOf(old);
+      if (!authorizedForSigner(authorizer(), scope.user, "sign", signerName))
         throw forbidden(
+          scope,
+          obj,
           `user not permitted to sign requests with signerName ${JSON.stringify(signerName)}`,
         );
-    }
-  }
+    },
+  };
 }
+
+/** CertificateSubjectRestriction: no kube-apiserver-client request may name system:masters. */
+export const certificateSubjectRestriction: AdmissionPlugin = {
+  name: "CertificateSubjectRestriction",
+  validate(scope, obj, old) {
+    if (old || !isCsr(scope) || scope.subresource !== undefined) return;
+    if (signerOf(obj) !== KUBE_APISERVER_CLIENT_SIGNER) return;
+    const parsed = parseCsrPem(Buffer.from(String(objectAt(obj.spec).request ?? ""), "base64"));
+    if (typeof parsed === "string") throw forbidden(scope, obj, `failed to parse CSR: ${parsed}`);
+    if (subjectValues(parsed.subject, NAME_OID.organization).includes("system:masters"))
+      throw forbidden(
+        scope,
+        obj,
+        `use of ${KUBE_APISERVER_CLIENT_SIGNER} signer with system:masters group is not allowed`,
+      );
+  },
+};
