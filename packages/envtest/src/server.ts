@@ -19,6 +19,7 @@ import { deepClone, type KubeObject } from "./api/types.js";
 import { RbacAuthorizer } from "./auth/rbac.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
+import { bootstrapObjects } from "./bootstrap.js";
 import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
 import { controllerUser } from "./controllers/controller-identity.js";
 import { CrdController } from "./controllers/crd-controller.js";
@@ -167,91 +168,10 @@ export class ApiServer {
     return `https://127.0.0.1:${this.boundPort}`;
   }
 
-  /**
-   * What every cluster has from the start: the system namespaces, the system PriorityClasses,
-   * the component statuses and the `kubernetes` Service.
-   */
+  /** What every cluster has from the start (bootstrap.ts). */
   private bootstrap(): void {
-    for (const name of ["default", "kube-system", "kube-public", "kube-node-lease"]) {
-      this.systemCreate("", "v1", "namespaces", {
-        apiVersion: "v1",
-        kind: "Namespace",
-        metadata: { name },
-      });
-    }
-    // The scheduling API's two system priority classes (SystemCriticalPriority = 2e9).
-    for (const [name, value, description] of [
-      [
-        "system-node-critical",
-        2_000_001_000,
-        "Used for system critical pods that must not be moved from their current node.",
-      ],
-      [
-        "system-cluster-critical",
-        2_000_000_000,
-        "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.",
-      ],
-    ] as const) {
-      this.systemCreate("scheduling.k8s.io", "v1", "priorityclasses", {
-        apiVersion: "scheduling.k8s.io/v1",
-        kind: "PriorityClass",
-        metadata: { name },
-        value,
-        description,
-      });
-    }
-    // What `kubectl get componentstatuses` reports of a healthy control plane.
-    for (const name of ["controller-manager", "scheduler", "etcd-0"]) {
-      this.systemCreate("", "v1", "componentstatuses", {
-        apiVersion: "v1",
-        kind: "ComponentStatus",
-        metadata: { name },
-        conditions: [{ type: "Healthy", status: "True", message: "ok" }],
-      });
-    }
-    this.systemCreate("", "v1", "services", {
-      apiVersion: "v1",
-      kind: "Service",
-      metadata: {
-        name: "kubernetes",
-        namespace: "default",
-        labels: { component: "apiserver", provider: "kubernetes" },
-      },
-      spec: {
-        clusterIP: "10.96.0.1",
-        ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: 6443 }],
-        type: "ClusterIP",
-      },
-    });
-    // kube-apiserver's endpoint reconciler keeps the `kubernetes` Service pointing at itself.
-    this.systemCreate("", "v1", "endpoints", {
-      apiVersion: "v1",
-      kind: "Endpoints",
-      metadata: {
-        name: "kubernetes",
-        namespace: "default",
-        labels: { "endpointslice.kubernetes.io/skip-mirror": "true" },
-      },
-      subsets: [
-        {
-          addresses: [{ ip: "127.0.0.1" }],
-          ports: [{ name: "https", port: 6443, protocol: "TCP" }],
-        },
-      ],
-    });
-    // And its EndpointSlice (the reconciler's EndpointsAdapter writes both; mirroring skips it).
-    this.systemCreate("discovery.k8s.io", "v1", "endpointslices", {
-      apiVersion: "discovery.k8s.io/v1",
-      kind: "EndpointSlice",
-      metadata: {
-        name: "kubernetes",
-        namespace: "default",
-        labels: { "kubernetes.io/service-name": "kubernetes" },
-      },
-      addressType: "IPv4",
-      endpoints: [{ addresses: ["127.0.0.1"], conditions: { ready: true } }],
-      ports: [{ name: "https", port: 6443, protocol: "TCP" }],
-    });
+    for (const { group, version, resource, object } of bootstrapObjects())
+      this.systemCreate(group, version, resource, object);
   }
 
   /**

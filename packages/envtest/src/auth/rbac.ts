@@ -6,7 +6,7 @@
  * and the bootstrap discovery roles for authenticated users are honoured, and so are the
  * bootstrap roles of the kube-controller-manager controllers envtest runs. Also answers
  * SelfSubjectAccessReview, SelfSubjectRulesReview and SubjectAccessReview, and tells what of
- * some rules others do not cover (`uncovered`, for the escalation check of rbac-escalation.ts).
+ * some rules others do not cover (`uncovered`, for the escalation check of admission/plugins/rbac-escalation.ts).
  */
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";

@@ -5,7 +5,7 @@
  * no status (it cannot be created approved), an update of the main resource changes metadata only,
  * `status` changes the certificate and conditions other than Approved/Denied, and `approval`
  * changes the conditions only. Conditions get their timestamps from the server when they have
- * none. Validation is csr-validation.ts; the approval and signing admission is csr-admission.ts.
+ * none. Validation is csr-validation.ts; the approval and signing admission is admission/plugins/certificates.ts.
  */
 import { nowTime } from "../../api/meta.js";
 import { type JsonObject, type KubeObject, objectAt } from "../../api/types.js";
