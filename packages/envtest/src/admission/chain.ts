@@ -33,7 +33,18 @@ export interface AdmissionPlugin {
 export type AdmissionRequest = Omit<AdmissionPoint, "step">;
 
 export class AdmissionChain {
-  constructor(readonly plugins: readonly AdmissionPlugin[] = []) {}
+  // Each phase's plugins, in list order (computed once: every write runs them).
+  private readonly mutating: readonly AdmissionPlugin[];
+  private readonly storage: readonly AdmissionPlugin[];
+  private readonly validating: readonly AdmissionPlugin[];
+
+  constructor(readonly plugins: readonly AdmissionPlugin[] = []) {
+    this.mutating = plugins.filter((p) => p.step === "mutate" || p.admit);
+    this.storage = plugins.filter((p) => p.beforeStrategy);
+    this.validating = plugins.filter(
+      (p) => p.step === "policy" || p.step === "validate" || p.validate,
+    );
+  }
 
   /**
    * The mutating phase at `request`. `objectWrite` runs the in-process plugins (on
@@ -46,9 +57,10 @@ export class AdmissionChain {
     apply?: (mutated: KubeObject) => void,
   ): Steps<KubeObject | undefined> {
     let result: KubeObject | undefined;
-    for (const plugin of this.plugins) {
+    for (const plugin of this.mutating) {
       if (plugin.step === "mutate") {
-        const out = (yield { ...request, step: "mutate" }) as KubeObject | undefined;
+        // The step first: adding it after the spread makes V8 build a slow object each time.
+        const out = (yield { step: "mutate", ...request }) as KubeObject | undefined;
         if (out) {
           result = out;
           apply?.(out);
@@ -62,14 +74,14 @@ export class AdmissionChain {
 
   /** The storage checks between the mutating phase and the strategy (object writes). */
   beforeStrategy(scope: RequestScope, obj: KubeObject, old: KubeObject | undefined): void {
-    for (const plugin of this.plugins) plugin.beforeStrategy?.(scope, obj, old);
+    for (const plugin of this.storage) plugin.beforeStrategy!(scope, obj, old);
   }
 
   /** The validating phase at `request` (`objectWrite`: with the in-process plugins). */
   *validate(request: AdmissionRequest, objectWrite: boolean): Steps<void> {
-    for (const plugin of this.plugins) {
+    for (const plugin of this.validating) {
       if (plugin.step === "policy" || plugin.step === "validate") {
-        yield { ...request, step: plugin.step };
+        yield { step: plugin.step, ...request };
       } else if (objectWrite && plugin.validate) {
         plugin.validate(request.scope, request.object!, request.oldObject);
       }

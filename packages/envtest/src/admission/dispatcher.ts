@@ -65,9 +65,16 @@ export class WebhookAdmission implements WriteDriver {
     return convertByWebhook(this.store, p.info, p.objects, p.version.name);
   }
 
-  async mutate(p: AdmissionPoint): Promise<KubeObject | undefined> {
+  /** Undefined at once when no mutating webhook is configured (nothing to await). */
+  mutate(p: AdmissionPoint): Promise<KubeObject | undefined> | undefined {
     const hooks = this.source.mutating();
-    if (hooks.length === 0) return undefined;
+    return hooks.length === 0 ? undefined : this.callMutatingWebhooks(hooks, p);
+  }
+
+  private async callMutatingWebhooks(
+    hooks: Webhook[],
+    p: AdmissionPoint,
+  ): Promise<KubeObject | undefined> {
     const base = this.attributes(p);
     if (isExempt(base)) return undefined;
     let current = p.object;
@@ -94,18 +101,26 @@ export class WebhookAdmission implements WriteDriver {
     return lastChange >= 0 ? current : undefined;
   }
 
-  /** ValidatingAdmissionPolicy, which kube runs just before the validating webhooks. */
-  async policy(point: AdmissionPoint): Promise<void> {
-    if (!this.policies) return;
+  /**
+   * ValidatingAdmissionPolicy, which kube runs just before the validating webhooks; undefined at
+   * once when no policy is bound.
+   */
+  policy(point: AdmissionPoint): Promise<void> | undefined {
+    const policies = this.policies;
+    if (!policies || policies.source.policies().length === 0) return undefined;
     const a = this.attributes(point);
-    await this.policies.validate(point, a, this.otherVersions(point), (o, v) =>
+    return policies.validate(point, a, this.otherVersions(point), (o, v) =>
       this.toVersion(point.scope.info, o, v, a.subresource),
     );
   }
 
-  async validate(point: AdmissionPoint): Promise<void> {
+  /** Undefined at once when no validating webhook is configured. */
+  validate(point: AdmissionPoint): Promise<void> | undefined {
     const hooks = this.source.validating();
-    if (hooks.length === 0) return;
+    return hooks.length === 0 ? undefined : this.callValidatingWebhooks(hooks, point);
+  }
+
+  private async callValidatingWebhooks(hooks: Webhook[], point: AdmissionPoint): Promise<void> {
     // A copy: nothing a validating webhook call does may reach the object about to be stored.
     const p = point.object ? { ...point, object: deepClone(point.object) } : point;
     const a = this.attributes(p);

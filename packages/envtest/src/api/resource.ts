@@ -200,6 +200,7 @@ export interface ResourceDefinition {
   readonly subresources?: Readonly<Record<string, SubresourceHandler>>;
   /** A create-only resource, answered and never stored. */
   readonly virtual?: VirtualCreate;
+  /** The storage's BeginCreate/BeginUpdate (a Service's cluster IP and node ports). */
   readonly beginWrite?: BeginWrite;
 }
 

@@ -49,14 +49,17 @@ export interface ConversionPoint {
 export type WriteStep = AdmissionPoint | ConversionPoint;
 export type Steps<T> = Generator<WriteStep, T, unknown>;
 
-/** What an HTTP request's write awaits at each point. */
+/**
+ * What an HTTP request's write awaits at each point. An admission method answers undefined at
+ * once when nothing is configured for it, so a write with no webhook and no policy awaits nothing.
+ */
 export interface WriteDriver {
   /** MutatingAdmissionWebhook: the object as the webhooks mutated it (undefined: unchanged). */
-  mutate(p: AdmissionPoint): Promise<KubeObject | undefined>;
+  mutate(p: AdmissionPoint): Promise<KubeObject | undefined> | undefined;
   /** ValidatingAdmissionPolicy. */
-  policy(p: AdmissionPoint): Promise<void>;
+  policy(p: AdmissionPoint): Promise<void> | undefined;
   /** ValidatingAdmissionWebhook. */
-  validate(p: AdmissionPoint): Promise<void>;
+  validate(p: AdmissionPoint): Promise<void> | undefined;
   convert(p: ConversionPoint): Promise<KubeObject[]>;
 }
 
@@ -88,12 +91,13 @@ export async function runAsync<T>(steps: Steps<T>, driver: WriteDriver | undefin
     if (s.step === "convert") {
       answer = driver ? await driver.convert(s) : rewriteOnly(s);
     } else if (driver) {
-      answer =
+      const pending =
         s.step === "mutate"
-          ? await driver.mutate(s)
+          ? driver.mutate(s)
           : s.step === "policy"
-            ? await driver.policy(s)
-            : await driver.validate(s);
+            ? driver.policy(s)
+            : driver.validate(s);
+      if (pending) answer = await pending;
     }
     next = steps.next(answer);
   }
