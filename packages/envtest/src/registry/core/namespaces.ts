@@ -23,10 +23,15 @@ export const namespaces: ResourceStrategy = {
     const meta = o.metadata ?? {};
     meta.labels = { ...(meta.labels ?? {}), "kubernetes.io/metadata.name": meta.name ?? "" };
     o.metadata = meta;
-    const spec = ensureObject(o, "spec");
-    if (spec.finalizers === undefined) spec.finalizers = ["kubernetes"];
+    ensureObject(o, "spec");
     const status = ensureObject(o, "status");
     if (status.phase === undefined) status.phase = "Active";
+  },
+  // On create only, not as a default: the namespace controller removes it through finalize.
+  prepareForCreate(o) {
+    const spec = ensureObject(o, "spec");
+    const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+    if (!finalizers.includes("kubernetes")) spec.finalizers = [...finalizers, "kubernetes"];
   },
   prepareForUpdate(o, old, subresource) {
     if (subresource === "finalize") return;
