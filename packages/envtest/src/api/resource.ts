@@ -87,6 +87,11 @@ export interface ResourceStrategy {
    */
   readonly ownsSubresourceStatus?: readonly string[];
   /**
+   * Metadata a status update writes besides the status (a Deployment's annotations: its status
+   * strategy resets only spec and labels, and the controller records the revision there).
+   */
+  readonly statusMetadata?: readonly ("annotations" | "finalizers")[];
+  /**
    * Decoding of a written body in place of the built-in one (typed decoding with strict field
    * validation, then `defaults`): custom resources are pruned, defaulted and checked against
    * their CRD's schema. `mutated` is a second decoding, of what mutating admission returned,

@@ -245,6 +245,10 @@ export class ObjectRest extends ObjectDeletes {
       const next = deepClone(old);
       next.status = obj.status;
       if (next.status === undefined) delete next.status;
+      for (const k of strategyFor(info).statusMetadata ?? []) {
+        if (m[k] === undefined) delete meta(next)[k];
+        else meta(next)[k] = m[k] as never;
+      }
       meta(next).managedFields = m.managedFields ?? om.managedFields;
       obj = next;
     } else if (

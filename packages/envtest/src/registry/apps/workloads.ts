@@ -23,6 +23,7 @@ const readyColumn = {
 
 export const deployments: ResourceStrategy = {
   nameRule: "subdomain",
+  statusMetadata: ["annotations"],
   defaults(o) {
     const spec = ensureObject(o, "spec");
     if (spec.replicas === undefined) spec.replicas = 1;
