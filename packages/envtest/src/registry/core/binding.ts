@@ -1,8 +1,9 @@
 /**
  * Binding a pod to a node, as the scheduler does: `POST .../namespaces/<ns>/bindings` or
  * `POST .../pods/<name>/binding` with a Binding whose target names the node. The pod gets
- * `spec.nodeName` and a `PodScheduled=True` condition in one write; a pod already bound is a
- * Conflict. Answered with kube's Success Status (201).
+ * `spec.nodeName` and a `PodScheduled=True` condition in one write (its managedFields untouched,
+ * as kube's binding storage leaves them); a pod already bound is a Conflict. Answered with kube's
+ * Success Status (201).
  */
 import { errors } from "@opgen/apimachinery/status";
 import { nowTime } from "../../api/meta.js";
@@ -55,7 +56,10 @@ export function bindPod(
     lastTransitionTime: nowTime(),
   });
   next.status = { ...status, conditions };
-  rest.update({ ...podScope, subresource: "binding" }, next);
+  // kube's binding storage writes the pod in storage, past the field manager: managedFields stay.
+  rest.update({ ...podScope, subresource: "binding" }, next, {
+    managedFields: pod.metadata?.managedFields ?? [],
+  });
   return {
     code: 201,
     body: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 },
