@@ -4,7 +4,6 @@
  * controllers. RBAC authorization is the server's `auth` option (server.ts).
  */
 
-import { storageVersion } from "./api/types.js";
 import { GarbageCollector } from "./controllers/garbage-collector.js";
 import { Simulator } from "./controllers/simulator.js";
 import { WorkloadControllers } from "./controllers/workloads.js";
@@ -22,24 +21,13 @@ export interface Features {
 export function installFeatures(server: ApiServer, opts: FeatureOptions): Features {
   const features: Features = {};
   if (opts.gc) {
-    features.gc = new GarbageCollector(server.store, server.registry, server.rest);
+    features.gc = new GarbageCollector(server.store, server.registry, server.client);
     server.controllers.push(features.gc);
   }
   if (opts.simulate) {
-    server.systemCreate("", "v1", "nodes", Simulator.node());
-    server.controllers.push(new Simulator(server.store));
-    server.controllers.push(
-      new WorkloadControllers(server.store, {
-        create: (group, version, resource, obj) =>
-          server.systemCreate(group, version, resource, obj, "kube-controller-manager"),
-        createAs: (controller, group, version, resource, obj) =>
-          server.systemCreateAs(controller, group, version, resource, obj),
-        delete: (group, resource, obj) => {
-          const info = server.registry.get(group, resource);
-          if (info) server.rest.deleteStored(info, storageVersion(info), obj, {});
-        },
-      }),
-    );
+    Simulator.registerNode(server.client);
+    server.controllers.push(new Simulator(server.store, server.client));
+    server.controllers.push(new WorkloadControllers(server.store, server.client));
   }
   return features;
 }

@@ -20,8 +20,9 @@ import { RbacAuthorizer } from "./auth/rbac.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
 import { bootstrapObjects } from "./bootstrap.js";
+import { InternalClient } from "./client/api-client.js";
+import { apiserverIdentity, controllerIdentity } from "./client/identities.js";
 import { ClusterRoleAggregationController } from "./controllers/clusterrole-aggregation.js";
-import { controllerUser } from "./controllers/controller-identity.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { CsrSigningController } from "./controllers/csr-signer.js";
 import { DisruptionController } from "./controllers/disruption.js";
@@ -65,6 +66,8 @@ export class ApiServer {
   readonly registry = new Registry();
   readonly store: Store;
   readonly rest: ObjectRest;
+  /** The API client of the components inside the server (controllers, simulated node). */
+  readonly client: InternalClient;
   readonly auth = new TokenAuthenticator();
   readonly tls: TlsMaterial = tlsMaterial();
   readonly watches = new Set<{ close(): void }>();
@@ -117,34 +120,29 @@ export class ApiServer {
       new PolicyAdmission(this.store, this.registry, () => this.checkAccess ?? this.authorize),
     );
     this.apply = (scope, body, force) => serverSideApply(this.rest, scope, body, force);
-    this.controllers.push(new CrdController(this.store, this.registry, this.rest));
-    this.controllers.push(
-      new ClusterRoleAggregationController(this.store, this.registry, () => this.apply),
-    );
-    this.disruption = new DisruptionController(this.store);
+    // What the server's own components write through: the same path as a request (api-client.ts).
+    this.client = new InternalClient({
+      registry: this.registry,
+      rest: this.rest,
+    });
+    this.controllers.push(new CrdController(this.store, this.registry, this.rest, this.client));
+    this.controllers.push(new ClusterRoleAggregationController(this.store, this.client));
+    this.disruption = new DisruptionController(this.store, this.client);
     this.controllers.push(this.disruption);
-    this.controllers.push(new ResourceQuotaController(this.store, this.registry, this.rest));
-    this.controllers.push(new PolicyStatusController(this.store, this.registry, this.rest));
-    this.controllers.push(
-      new EndpointsController(this.store, {
-        create: (group, version, resource, obj) => this.systemCreate(group, version, resource, obj),
-      }),
-    );
+    this.controllers.push(new ResourceQuotaController(this.store, this.registry, this.client));
+    this.controllers.push(new PolicyStatusController(this.store, this.registry, this.client));
+    this.controllers.push(new EndpointsController(this.store, this.client));
     // The ServiceAccount controller and the root CA publisher (with the CA that clients' kubeconfig
     // trusts) keep their object in every namespace.
     this.controllers.push(
       new NamespaceObjectsController(
         this.store,
         [defaultServiceAccount, rootCaConfigMap(this.tls.caPem)],
-        (group, version, resource, obj) => {
-          this.systemCreate(group, version, resource, obj, "kube-controller-manager");
-        },
+        this.client,
       ),
     );
     // The CSR signer signs with the cluster CA (see http/certs.ts).
-    this.controllers.push(
-      new CsrSigningController(this.store, this.registry, this.rest, this.tls.ca),
-    );
+    this.controllers.push(new CsrSigningController(this.store, this.client, this.tls.ca));
     this.registry.putBuiltins(
       builtinResources({
         store: this.store,
@@ -153,6 +151,7 @@ export class ApiServer {
         auth: this.auth,
         tokens: this.serviceAccountTokens,
         disruption: this.disruption,
+        loopback: this.client.as(apiserverIdentity()),
         rbac: this.rbac,
         authorization: options.auth ?? "none",
       }),
@@ -175,9 +174,10 @@ export class ApiServer {
   }
 
   /**
-   * Creates an object as the system (bootstrap, controllers); `manager` names the component in
-   * managedFields, as the real one would appear there. Returns the stored object itself:
-   * read-only, clone it before changing it.
+   * Creates an object as kube-apiserver's loopback client (bootstrap, installed manifests);
+   * `manager` names the writer in managedFields. Without awaiting: webhooks and policies are not
+   * called (see ApiClient.createSync). Returns the stored object itself: read-only, clone it
+   * before changing it.
    */
   systemCreate(
     group: string,
@@ -186,19 +186,7 @@ export class ApiServer {
     obj: KubeObject,
     manager = "kube-apiserver",
   ): KubeObject {
-    const found = this.registry.lookup(group, version, resource);
-    if (!found) throw errors.notFoundPath();
-    const scope: RequestScope = {
-      info: found.info,
-      version: found.version,
-      ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
-      query: new URLSearchParams(),
-      user: { name: "system:apiserver", groups: ["system:masters"] },
-      manager,
-      warnings: [],
-      readOnlyResult: true,
-    };
-    return this.rest.create(scope, obj).body;
+    return this.client.as(apiserverIdentity(manager)).createSync({ group, version, resource }, obj);
   }
 
   /**
@@ -206,26 +194,14 @@ export class ApiServer {
    * (`system:serviceaccount:kube-system:<controller>`): through the whole admission chain,
    * mutating and validating webhooks included. Returns the stored object (read-only).
    */
-  async systemCreateAs(
+  systemCreateAs(
     controller: string,
     group: string,
     version: string,
     resource: string,
     obj: KubeObject,
   ): Promise<KubeObject> {
-    const found = this.registry.lookup(group, version, resource);
-    if (!found) throw errors.notFoundPath();
-    const scope: RequestScope = {
-      info: found.info,
-      version: found.version,
-      ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
-      query: new URLSearchParams(),
-      user: controllerUser(controller),
-      manager: "kube-controller-manager",
-      warnings: [],
-      readOnlyResult: true,
-    };
-    return (await this.rest.createAsync(scope, deepClone(obj))).body;
+    return this.client.as(controllerIdentity(controller)).create({ group, version, resource }, obj);
   }
 
   /** Objects of a resource as stored (tests and controllers). */

@@ -150,7 +150,7 @@ export interface SubresourceHandler {
    * POST (serviceaccounts/token, pods/eviction, pods/binding): `body` has passed admission as the
    * subresource's kind; answers without storing it.
    */
-  create?(scope: RequestScope, body: KubeObject): WriteResult;
+  create?(scope: RequestScope, body: KubeObject): WriteResult | Promise<WriteResult>;
   /** PUT of a body that is not the object itself (namespaces/finalize). */
   update?(scope: RequestScope, body: KubeObject): Promise<WriteResult>;
   /**

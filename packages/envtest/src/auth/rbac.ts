@@ -64,8 +64,11 @@ const bootstrapRules: PolicyRule[] = [
 ];
 
 /**
- * The bootstrap roles (`system:controller:*`) of the controllers envtest runs as service
- * accounts, as kube binds them: the aggregation controller may `escalate` ClusterRoles.
+ * The rules of the bootstrap roles (`system:controller:*`, kube's `controller_policy.go`) that
+ * admission consults for the controllers envtest runs as service accounts: the aggregation
+ * controller may `escalate` ClusterRoles, the certificate controller `sign` for the built-in
+ * signers. Their other rules authorize requests, which internal writes do not make (see
+ * client/api-client.ts).
  */
 const controllerRules: Record<string, PolicyRule[]> = {
   "system:serviceaccount:kube-system:clusterrole-aggregation-controller": [
@@ -73,6 +76,19 @@ const controllerRules: Record<string, PolicyRule[]> = {
       verbs: ["escalate", "get", "list", "watch", "update", "patch"],
       apiGroups: [rbac],
       resources: ["clusterroles"],
+    },
+  ],
+  "system:serviceaccount:kube-system:certificate-controller": [
+    {
+      verbs: ["sign"],
+      apiGroups: ["certificates.k8s.io"],
+      resources: ["signers"],
+      resourceNames: [
+        "kubernetes.io/legacy-unknown",
+        "kubernetes.io/kube-apiserver-client",
+        "kubernetes.io/kube-apiserver-client-kubelet",
+        "kubernetes.io/kubelet-serving",
+      ],
     },
   ],
 };

@@ -11,12 +11,11 @@
 
 import { deepEqual } from "@opgen/apimachinery/schema";
 import { type LabelSelectorObject, labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
-import { bucketKey, type Registry } from "../api/registry.js";
+import { bucketKey } from "../api/registry.js";
 import type { JsonObject, KubeObject } from "../api/types.js";
-import type { ApplyFn } from "../http/patch.js";
-import type { RequestScope } from "../rest/scope.js";
+import type { ApiClient, InternalClient } from "../client/api-client.js";
+import { controllerIdentity } from "../client/identities.js";
 import type { Store } from "../store/store.js";
-import { controllerUser } from "./controller-identity.js";
 
 const GROUP = "rbac.authorization.k8s.io";
 const CLUSTER_ROLES = bucketKey(GROUP, "clusterroles");
@@ -82,12 +81,14 @@ export class ClusterRoleAggregationController {
   private running = false;
   private retry?: NodeJS.Timeout;
   private backoff = 50;
+  private readonly client: ApiClient;
 
   constructor(
     private readonly store: Store,
-    private readonly registry: Registry,
-    private readonly apply: () => ApplyFn | undefined,
-  ) {}
+    client: InternalClient,
+  ) {
+    this.client = client.as(controllerIdentity("clusterrole-aggregation-controller"));
+  }
 
   start(): void {
     this.unsubscribe = this.store.subscribeAll((e) => {
@@ -152,19 +153,7 @@ export class ClusterRoleAggregationController {
     const rules = aggregatedRules(role, this.store.list(CLUSTER_ROLES));
     if (!rules) return;
     if (sameRules(rules, (role.rules as JsonObject[] | undefined) ?? [])) return;
-    const apply = this.apply();
-    const found = this.registry.lookup(GROUP, "v1", "clusterroles");
-    if (!apply || !found) return;
     const name = role.metadata?.name ?? "";
-    const scope: RequestScope = {
-      info: found.info,
-      version: found.version,
-      name,
-      query: new URLSearchParams({ fieldManager: AGGREGATION_MANAGER, force: "true" }),
-      user: controllerUser("clusterrole-aggregation-controller"),
-      manager: AGGREGATION_MANAGER,
-      warnings: [],
-    };
     const body: KubeObject = {
       apiVersion: `${GROUP}/v1`,
       kind: "ClusterRole",
@@ -172,6 +161,9 @@ export class ClusterRoleAggregationController {
       // An empty result is applied without rules (upstream's nil slice), releasing them.
       ...(rules.length > 0 ? { rules } : {}),
     };
-    await apply(scope, JSON.stringify(body), true);
+    await this.client.apply({ group: GROUP, version: "v1", resource: "clusterroles" }, body, {
+      fieldManager: AGGREGATION_MANAGER,
+      force: true,
+    });
   }
 }

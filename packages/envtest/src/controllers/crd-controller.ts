@@ -2,20 +2,30 @@
  * The apiextensions controllers a CRD goes through in kube-apiserver: naming (NamesAccepted or
  * a conflict with another CRD of the group), establishing (Established → served and listed in
  * discovery), storedVersions bookkeeping, and finalization (Terminating: delete every custom
- * resource, each through its own finalizers, then release the CRD).
+ * resource, each through its own finalizers, then release the CRD). They write the CRD through
+ * the API as kube-apiserver's loopback client (its status subresource, as kube's do); the custom
+ * resources are deleted inside storage, as kube's finalizer deletes them (no admission).
  */
 import { nowTime } from "../api/meta.js";
 import { bucketKey, type Registry } from "../api/registry.js";
 import { type JsonObject, type KubeObject, storageVersion } from "../api/types.js";
+import type { ApiClient, InternalClient } from "../client/api-client.js";
+import { apiserverIdentity } from "../client/identities.js";
 import { conversionWebhookOf } from "../crd/conversion.js";
 import type { Crd, CrdNames } from "../crd/crd.js";
 import { customResourceFromCrd } from "../registry/custom/index.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { Store, StoreEvent } from "../store/store.js";
-import { modify } from "../store/writes.js";
+import { WorkQueue } from "./work-queue.js";
 
 export const crdBucket = bucketKey("apiextensions.k8s.io", "customresourcedefinitions");
 export const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+const CRDS = {
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  resource: "customresourcedefinitions",
+};
+const STATUS = { subresource: "status" };
 
 interface Condition {
   type: string;
@@ -36,23 +46,37 @@ function setCondition(conds: Condition[], c: Condition): Condition[] {
 
 export class CrdController {
   private unsubscribe: () => void = () => {};
-  private scheduled = new Set<string>();
-  private stopped = false;
+  private readonly queue: WorkQueue;
+  private readonly client: ApiClient;
+  /** CRDs whose custom resources are still being deleted, and the watch that waits for them. */
+  private readonly waiting = new Map<string, () => void>();
 
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
     private readonly rest: ObjectRest,
-  ) {}
+    client: InternalClient,
+  ) {
+    this.client = client.as(apiserverIdentity());
+    // Right after the write that announced a change, as a separate write with its own event.
+    this.queue = new WorkQueue(async (name) => {
+      await this.reconcile(name);
+      return false;
+    }, 0);
+  }
 
   start(): void {
-    this.stopped = false;
+    this.queue.start();
     this.unsubscribe = this.store.subscribe(crdBucket, (ev) => this.onEvent(ev));
+    // After a restart: whatever changed or was waiting while stopped.
+    for (const crd of this.store.list(crdBucket)) this.queue.add(crd.metadata?.name ?? "");
   }
 
   stop(): void {
-    this.stopped = true;
+    this.queue.stop();
     this.unsubscribe();
+    for (const off of this.waiting.values()) off();
+    this.waiting.clear();
   }
 
   private onEvent(ev: StoreEvent): void {
@@ -66,65 +90,64 @@ export class CrdController {
       if (info?.crdName === name) this.registry.remove(info.group, info.resource);
       return;
     }
-    if (this.scheduled.has(name)) return;
-    this.scheduled.add(name);
-    // A few microseconds later, as a separate write with its own MODIFIED event.
-    setImmediate(() => {
-      this.scheduled.delete(name);
-      if (!this.stopped) this.reconcile(name);
-    });
+    this.queue.add(name);
   }
 
   /** Brings one CRD's status and serving state up to date. */
-  reconcile(name: string): void {
+  private async reconcile(name: string): Promise<void> {
     const current = this.store.get(crdBucket, undefined, name) as Crd | undefined;
     if (!current) return;
     if (current.metadata?.deletionTimestamp) {
-      this.finalize(current);
+      await this.finalize(current);
       return;
     }
     const conflict = this.namesConflict(current);
-    const updated = modify(this.store, crdBucket, current, (c) => {
-      const crd = c as Crd;
-      if (!crd.status) crd.status = {};
-      const status = crd.status;
-      let conds = (status.conditions ?? []) as unknown as Condition[];
-      if (conflict) {
-        conds = setCondition(conds, {
-          type: "NamesAccepted",
-          status: "False",
-          reason: conflict.reason,
-          message: conflict.message,
-        });
-        if (!conds.some((x) => x.type === "Established")) {
+    const updated = (await this.client.change(
+      CRDS,
+      current,
+      (c) => {
+        const crd = c as Crd;
+        if (!crd.status) crd.status = {};
+        const status = crd.status;
+        let conds = (status.conditions ?? []) as unknown as Condition[];
+        if (conflict) {
+          conds = setCondition(conds, {
+            type: "NamesAccepted",
+            status: "False",
+            reason: conflict.reason,
+            message: conflict.message,
+          });
+          if (!conds.some((x) => x.type === "Established")) {
+            conds = setCondition(conds, {
+              type: "Established",
+              status: "False",
+              reason: "NotAccepted",
+              message: "not all names are accepted",
+            });
+          }
+        } else {
+          status.acceptedNames = { ...crd.spec.names };
+          conds = setCondition(conds, {
+            type: "NamesAccepted",
+            status: "True",
+            reason: "NoConflicts",
+            message: "no conflicts found",
+          });
           conds = setCondition(conds, {
             type: "Established",
-            status: "False",
-            reason: "NotAccepted",
-            message: "not all names are accepted",
+            status: "True",
+            reason: "InitialNamesAccepted",
+            message: "the initial names have been accepted",
           });
         }
-      } else {
-        status.acceptedNames = { ...crd.spec.names };
-        conds = setCondition(conds, {
-          type: "NamesAccepted",
-          status: "True",
-          reason: "NoConflicts",
-          message: "no conflicts found",
-        });
-        conds = setCondition(conds, {
-          type: "Established",
-          status: "True",
-          reason: "InitialNamesAccepted",
-          message: "the initial names have been accepted",
-        });
-      }
-      status.conditions = conds as unknown as JsonObject[];
-      const sv = crd.spec.versions.find((v) => v.storage)?.name;
-      const stored = status.storedVersions ?? [];
-      if (sv && !stored.includes(sv)) stored.push(sv);
-      status.storedVersions = stored;
-    }) as Crd;
+        status.conditions = conds as unknown as JsonObject[];
+        const sv = crd.spec.versions.find((v) => v.storage)?.name;
+        const stored = status.storedVersions ?? [];
+        if (sv && !stored.includes(sv)) stored.push(sv);
+        status.storedVersions = stored;
+      },
+      STATUS,
+    )) as Crd;
     if (!conflict && updated.status?.acceptedNames) {
       const info = customResourceFromCrd(updated);
       const webhook = conversionWebhookOf(updated);
@@ -159,7 +182,7 @@ export class CrdController {
   }
 
   /** Terminating: stop accepting creates, delete all CRs, then drop the cleanup finalizer. */
-  private finalize(crd: Crd): void {
+  private async finalize(crd: Crd): Promise<void> {
     const plural = crd.status?.acceptedNames?.plural ?? crd.spec.names.plural;
     const info = this.registry.get(crd.spec.group, plural);
     const name = crd.metadata?.name ?? "";
@@ -174,30 +197,39 @@ export class CrdController {
         if (!o.metadata?.deletionTimestamp) this.rest.deleteStored(info, version, o, {});
       }
     }
-    const current = modify(this.store, crdBucket, crd, (c) => {
-      const crd = c as Crd;
-      if (!crd.status) crd.status = {};
-      const status = crd.status;
-      status.conditions = setCondition((status.conditions ?? []) as unknown as Condition[], {
-        type: "Terminating",
-        status: "True",
-        reason: "InstanceDeletionInProgress",
-        message: "CustomResource deletion is in progress",
-      }) as unknown as JsonObject[];
-    }) as Crd;
+    const current = (await this.client.change(
+      CRDS,
+      crd,
+      (c) => {
+        const crd = c as Crd;
+        if (!crd.status) crd.status = {};
+        const status = crd.status;
+        status.conditions = setCondition((status.conditions ?? []) as unknown as Condition[], {
+          type: "Terminating",
+          status: "True",
+          reason: "InstanceDeletionInProgress",
+          message: "CustomResource deletion is in progress",
+        }) as unknown as JsonObject[];
+      },
+      STATUS,
+    )) as Crd;
     if (this.store.count(bucket) > 0) {
       // CRs still finalizing: look again once they are gone.
+      if (this.waiting.has(name)) return;
       const off = this.store.subscribe(bucket, () => {
-        if (this.store.count(bucket) === 0) {
-          off();
-          setImmediate(() => !this.stopped && this.reconcile(name));
-        }
+        if (this.store.count(bucket) > 0) return;
+        off();
+        this.waiting.delete(name);
+        this.queue.add(name);
       });
+      this.waiting.set(name, off);
       return;
     }
     if (info && info.crdName === name) this.registry.remove(info.group, info.resource);
+    // kube removes the finalizer through the status subresource (its CRD status strategy keeps
+    // finalizers); envtest's keeps only the status, so this is an update of the CRD itself.
     const latest = (this.store.get(crdBucket, undefined, name) ?? current) as KubeObject;
-    modify(this.store, crdBucket, latest, (c) => {
+    await this.client.change(CRDS, latest, (c) => {
       const m = c.metadata ?? {};
       m.finalizers = (m.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer);
     });

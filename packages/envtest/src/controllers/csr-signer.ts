@@ -20,13 +20,18 @@ import {
   subjectValues,
 } from "@opgen/apimachinery/certs";
 import { nowTime } from "../api/meta.js";
-import { bucketKey, type Registry } from "../api/registry.js";
-import { deepClone, type JsonObject, type KubeObject, objectAt } from "../api/types.js";
-import type { ObjectRest } from "../rest/objects.js";
+import { bucketKey } from "../api/registry.js";
+import { deepClone, type JsonObject, objectAt } from "../api/types.js";
+import type { ApiClient, InternalClient } from "../client/api-client.js";
+import { controllerIdentity } from "../client/identities.js";
 import type { Store } from "../store/store.js";
-import { writeStatus } from "./controller-identity.js";
 
 const BUCKET = bucketKey("certificates.k8s.io", "certificatesigningrequests");
+const CSRS = {
+  group: "certificates.k8s.io",
+  version: "v1",
+  resource: "certificatesigningrequests",
+};
 
 /** `--cluster-signing-duration`'s default. */
 export const DEFAULT_CERT_TTL_MS = 8760 * 3600_000;
@@ -111,14 +116,16 @@ export class CsrSigningController {
   private unsubscribe: () => void = () => {};
   private readonly running = new Set<string>();
   private readonly again = new Set<string>();
+  private readonly client: ApiClient;
 
   constructor(
     private readonly store: Store,
-    private readonly registry: Registry,
-    private readonly rest: ObjectRest,
+    client: InternalClient,
     private readonly ca: CertificateAuthority,
     private readonly certTtlMs = DEFAULT_CERT_TTL_MS,
-  ) {}
+  ) {
+    this.client = client.as(controllerIdentity("certificate-controller"));
+  }
 
   start(): void {
     this.unsubscribe = this.store.subscribe(BUCKET, (ev) => {
@@ -192,21 +199,6 @@ export class CsrSigningController {
         certificate: Buffer.from(issued.pem).toString("base64"),
       };
     }
-    await this.updateStatus(next);
-  }
-
-  private updateStatus(obj: KubeObject): Promise<void> {
-    return writeStatus(
-      { rest: this.rest, registry: this.registry },
-      { group: "certificates.k8s.io", version: "v1", resource: "certificatesigningrequests" },
-      obj,
-      // kube grants the certificate controller `sign` on these signers through its bootstrap
-      // role, which envtest's RBAC does not carry: system:masters stands in for it.
-      {
-        name: "system:kube-controller-manager",
-        groups: ["system:masters", "system:authenticated"],
-      },
-      "kube-controller-manager",
-    );
+    await this.client.updateStatus(CSRS, next);
   }
 }

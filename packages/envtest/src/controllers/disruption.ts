@@ -6,17 +6,21 @@
  * (a Deployment's replicas for its ReplicaSets' pods, a StatefulSet's, a ReplicaSet's), as
  * upstream computes them; a pod with no controller counts as one. Evicted pods stay in
  * `disruptedPods` until they are gone (or two minutes pass), so they do not count as healthy.
+ * The status is written through the status subresource as `disruption-controller`.
  */
 import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import type { ApiClient, InternalClient } from "../client/api-client.js";
+import { controllerIdentity } from "../client/identities.js";
 import type { Store } from "../store/store.js";
-import { modify } from "../store/writes.js";
 import { NamespaceQueue } from "./namespace-queue.js";
+import { failedSync } from "./work-queue.js";
 import { isPodReady } from "./workloads.js";
 
 export const PDBS = bucketKey("policy", "poddisruptionbudgets");
+export const PDB_RESOURCE = { group: "policy", version: "v1", resource: "poddisruptionbudgets" };
 const PODS = bucketKey("", "pods");
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
 
@@ -58,10 +62,24 @@ function scaled(v: unknown, total: number): number {
 
 export class DisruptionController {
   private readonly queue: NamespaceQueue;
+  private readonly client: ApiClient;
 
-  constructor(private readonly store: Store) {
-    this.queue = new NamespaceQueue(store, WATCHED, (ns) => {
-      for (const pdb of this.store.list(PDBS, ns)) this.sync(pdb);
+  constructor(
+    private readonly store: Store,
+    client: InternalClient,
+  ) {
+    this.client = client.as(controllerIdentity("disruption-controller"));
+    this.queue = new NamespaceQueue(store, WATCHED, async (ns) => {
+      let failed = false;
+      for (const pdb of this.store.list(PDBS, ns)) {
+        try {
+          await this.sync(pdb);
+        } catch (e) {
+          // A refused write (a webhook's, the budget deleted) waits for the next event.
+          if (failedSync(e)) failed = true;
+        }
+      }
+      return failed;
     });
   }
 
@@ -73,8 +91,11 @@ export class DisruptionController {
     this.queue.stop();
   }
 
-  /** Recomputes one budget's status now (the eviction API calls it for a fresh view). */
-  sync(pdb: KubeObject): KubeObject {
+  /**
+   * Recomputes one budget's status now and writes it if it changed (the eviction API calls it for
+   * a fresh view); returns the budget as stored.
+   */
+  async sync(pdb: KubeObject): Promise<KubeObject> {
     const current = this.store.get(PDBS, pdb.metadata?.namespace, pdb.metadata?.name ?? "");
     if (!current || current.metadata?.deletionTimestamp) return pdb;
     const spec = (current.spec ?? {}) as JsonObject;
@@ -124,9 +145,14 @@ export class DisruptionController {
       expectedPods: expected,
       conditions: [condition],
     };
-    return modify(this.store, PDBS, current, (o) => {
-      o.status = next;
-    });
+    return this.client.change(
+      PDB_RESOURCE,
+      current,
+      (o) => {
+        o.status = next;
+      },
+      { subresource: "status" },
+    );
   }
 
   private expectedScale(pods: KubeObject[]): number {

@@ -4,15 +4,19 @@
  * owned by the Service) listing the matching pods that have an IP: ready ones as addresses,
  * the others as not-ready addresses (or endpoints with `ready: false`), with the Service's ports
  * resolved against each pod's named container ports. Without a kubelet (no `simulate`), pods
- * have no IP and the lists stay empty, as on a cluster whose pods never start.
+ * have no IP and the lists stay empty, as on a cluster whose pods never start. Each controller
+ * writes through the API as its own service account (`endpoint-controller`,
+ * `endpointslice-controller`).
  */
 import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
 import { deepEqual, isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { type ApiClient, type InternalClient, keyOf } from "../client/api-client.js";
+import { controllerIdentity } from "../client/identities.js";
 import type { Store } from "../store/store.js";
-import { modify, remove } from "../store/writes.js";
 import { NamespaceQueue } from "./namespace-queue.js";
+import { failedSync } from "./work-queue.js";
 import { isPodReady } from "./workloads.js";
 
 const SERVICES = bucketKey("", "services");
@@ -20,10 +24,8 @@ const PODS = bucketKey("", "pods");
 const ENDPOINTS = bucketKey("", "endpoints");
 const SLICES = bucketKey("discovery.k8s.io", "endpointslices");
 const MANAGED_BY = "endpointslice-controller.k8s.io";
-
-export interface ObjectCreator {
-  create(group: string, version: string, resource: string, obj: KubeObject): KubeObject;
-}
+const ENDPOINTS_RESOURCE = { group: "", version: "v1", resource: "endpoints" };
+const SLICES_RESOURCE = { group: "discovery.k8s.io", version: "v1", resource: "endpointslices" };
 
 function selectorOf(svc: KubeObject): Record<string, string> | undefined {
   const sel = (svc.spec as JsonObject | undefined)?.selector;
@@ -43,18 +45,18 @@ function targetPort(port: JsonObject, pod: KubeObject): number | undefined {
 
 export class EndpointsController {
   private readonly queue: NamespaceQueue;
+  private readonly endpoints: ApiClient;
+  private readonly slices: ApiClient;
 
   constructor(
     private readonly store: Store,
-    private readonly client: ObjectCreator,
+    client: InternalClient,
   ) {
-    this.queue = new NamespaceQueue(store, new Set([SERVICES, PODS]), (ns) => {
-      try {
-        this.syncNamespace(ns);
-      } catch {
-        // A namespace being deleted refuses new objects; its deletion removes the rest.
-      }
-    });
+    this.endpoints = client.as(controllerIdentity("endpoint-controller"));
+    this.slices = client.as(controllerIdentity("endpointslice-controller"));
+    this.queue = new NamespaceQueue(store, new Set([SERVICES, PODS]), (ns) =>
+      this.syncNamespace(ns),
+    );
   }
 
   start(): void {
@@ -65,17 +67,25 @@ export class EndpointsController {
     this.queue.stop();
   }
 
-  private syncNamespace(namespace: string): void {
+  /** Syncs every Service of `namespace`; true when a write lost to a conflict. */
+  private async syncNamespace(namespace: string): Promise<boolean> {
     const services = this.store.list(SERVICES, namespace);
-    if (services.length === 0) return;
+    if (services.length === 0) return false;
     const pods = this.store.list(PODS, namespace);
+    let failed = false;
     for (const svc of services) {
       if (svc.metadata?.deletionTimestamp || !selectorOf(svc)) continue;
-      this.sync(svc, pods);
+      try {
+        await this.sync(svc, pods);
+      } catch (e) {
+        // A namespace being deleted refuses new objects; its deletion removes the rest.
+        if (failedSync(e)) failed = true;
+      }
     }
+    return failed;
   }
 
-  private sync(svc: KubeObject, pods: KubeObject[]): void {
+  private async sync(svc: KubeObject, pods: KubeObject[]): Promise<void> {
     const ns = svc.metadata!.namespace!;
     const name = svc.metadata!.name!;
     const selector = labelSelectorAsSelector({ matchLabels: selectorOf(svc)! });
@@ -124,7 +134,7 @@ export class EndpointsController {
     const epSpec: JsonObject = subsets.size ? { subsets: [...subsets.values()] } : {};
     const existing = this.store.get(ENDPOINTS, ns, name);
     if (!existing) {
-      this.client.create("", "v1", "endpoints", {
+      await this.endpoints.create(ENDPOINTS_RESOURCE, {
         apiVersion: "v1",
         kind: "Endpoints",
         metadata: {
@@ -136,7 +146,7 @@ export class EndpointsController {
         ...epSpec,
       });
     } else if (!deepEqual(existing.subsets, epSpec.subsets)) {
-      modify(this.store, ENDPOINTS, existing, (o) => {
+      await this.endpoints.change(ENDPOINTS_RESOURCE, existing, (o) => {
         if (epSpec.subsets) o.subsets = epSpec.subsets;
         else delete o.subsets;
         o.metadata!.annotations = {
@@ -145,10 +155,14 @@ export class EndpointsController {
         };
       });
     }
-    this.syncSlice(svc, members, svcPorts);
+    await this.syncSlice(svc, members, svcPorts);
   }
 
-  private syncSlice(svc: KubeObject, members: KubeObject[], svcPorts: JsonObject[]): void {
+  private async syncSlice(
+    svc: KubeObject,
+    members: KubeObject[],
+    svcPorts: JsonObject[],
+  ): Promise<void> {
     const ns = svc.metadata!.namespace!;
     const name = svc.metadata!.name!;
     const endpoints = members.map((p) => {
@@ -172,9 +186,12 @@ export class EndpointsController {
       .list(SLICES, ns)
       .filter((s) => s.metadata?.labels?.["kubernetes.io/service-name"] === name);
     const slice = owned[0];
-    for (const extra of owned.slice(1)) remove(this.store, SLICES, extra);
+    for (const extra of owned.slice(1))
+      await this.slices.delete(SLICES_RESOURCE, keyOf(extra), {
+        preconditions: { uid: extra.metadata?.uid ?? "" },
+      });
     if (!slice) {
-      this.client.create("discovery.k8s.io", "v1", "endpointslices", {
+      await this.slices.create(SLICES_RESOURCE, {
         apiVersion: "discovery.k8s.io/v1",
         kind: "EndpointSlice",
         metadata: {
@@ -201,7 +218,7 @@ export class EndpointsController {
         ports,
       });
     } else if (!deepEqual(slice.endpoints ?? [], endpoints) || !deepEqual(slice.ports, ports)) {
-      modify(this.store, SLICES, slice, (o) => {
+      await this.slices.change(SLICES_RESOURCE, slice, (o) => {
         o.endpoints = endpoints;
         o.ports = ports;
       });

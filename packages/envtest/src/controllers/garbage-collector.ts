@@ -4,18 +4,23 @@
  * the policy their own finalizers ask for), dangling owner references next to a live owner are
  * stripped, foreground deletion waits for `blockOwnerDeletion` dependents, and orphaning removes
  * the owner's references from its dependents. Also the namespace controller: a terminating
- * namespace is emptied, then finalized.
+ * namespace is emptied, then finalized. Both write through the API as their service accounts
+ * (`generic-garbage-collector`, `namespace-controller`): deletes with the owner's uid as
+ * precondition, metadata patches that carry the resourceVersion they were computed from (a
+ * conflict is read again through the work queue), the namespace's `finalize` subresource.
  */
+import { isNotFound } from "@opgen/apimachinery/status";
 import { bucketOf, type Registry } from "../api/registry.js";
+import type { JsonObject, KubeObject, ResourceInfo } from "../api/types.js";
 import {
-  type JsonObject,
-  type KubeObject,
-  type ResourceInfo,
-  storageVersion,
-} from "../api/types.js";
-import type { ObjectRest } from "../rest/objects.js";
+  type ApiClient,
+  type InternalClient,
+  keyOf,
+  storageResource,
+} from "../client/api-client.js";
+import { controllerIdentity } from "../client/identities.js";
 import type { Store, StoreEvent } from "../store/store.js";
-import { modify, remove } from "../store/writes.js";
+import { WorkQueue } from "./work-queue.js";
 
 interface Ref {
   bucket: string;
@@ -23,46 +28,75 @@ interface Ref {
   name: string;
 }
 
+interface Node {
+  info: ResourceInfo;
+  obj: KubeObject;
+  bucket: string;
+}
+
 const namespacesBucket = "/namespaces";
+const NAMESPACES = { group: "", version: "v1", resource: "namespaces" };
+
+/** Deletes `key`, an object already gone being no failure (it is what the caller wanted). */
+async function deleteIfPresent(
+  client: ApiClient,
+  info: ResourceInfo,
+  obj: KubeObject,
+  opts: { propagationPolicy: string; preconditions?: { uid: string } },
+): Promise<void> {
+  try {
+    await client.delete(storageResource(info), keyOf(obj), opts);
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
 
 export class GarbageCollector {
   /** uid → where the object lives. */
   private readonly byUid = new Map<string, Ref>();
   /** owner uid → dependents' uids. */
   private readonly dependents = new Map<string, Set<string>>();
-  private readonly queue = new Set<string>();
-  private readonly namespaceQueue = new Set<string>();
-  private scheduled = false;
+  /** Keys `uid|<uid>` (an object to look at) and `ns|<name>` (a terminating namespace). */
+  private readonly queue: WorkQueue;
+  private readonly gc: ApiClient;
+  private readonly namespaces: ApiClient;
   private unsubscribe: () => void = () => {};
-  private stopped = true;
-  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
-    private readonly rest: ObjectRest,
-  ) {}
+    client: InternalClient,
+  ) {
+    this.gc = client.as(controllerIdentity("generic-garbage-collector"));
+    this.namespaces = client.as(controllerIdentity("namespace-controller"));
+    this.queue = new WorkQueue(async (key) => {
+      const bar = key.indexOf("|");
+      const id = key.slice(bar + 1);
+      if (key.startsWith("ns|")) await this.processNamespace(id);
+      else await this.process(id);
+      return false;
+    }, 0);
+  }
 
   start(): void {
-    this.stopped = false;
     this.byUid.clear();
     this.dependents.clear();
     for (const info of this.registry.all()) {
       if (info.sharedStorage) continue;
       for (const o of this.store.list(bucketOf(info))) this.index(bucketOf(info), o);
     }
+    this.queue.start();
     this.unsubscribe = this.store.subscribeAll((ev) => this.onEvent(ev));
   }
 
   stop(): void {
-    this.stopped = true;
     this.unsubscribe();
+    this.queue.stop();
   }
 
   /** Resolves once no garbage-collection work is pending (tests: deterministic waits). */
   settled(): Promise<void> {
-    if (!this.scheduled) return Promise.resolve();
-    return new Promise((r) => this.idleWaiters.push(r));
+    return this.queue.idle();
   }
 
   private index(bucket: string, o: KubeObject): void {
@@ -93,61 +127,31 @@ export class GarbageCollector {
     if (ev.type === "DELETED") {
       this.unindex(ev.object);
       // Its dependents may now be orphans; its owners may be waiting for it.
-      for (const d of this.dependents.get(uid) ?? []) this.queue.add(d);
-      for (const r of ev.object.metadata?.ownerReferences ?? []) this.queue.add(r.uid);
+      for (const d of this.dependents.get(uid) ?? []) this.queue.add(`uid|${d}`);
+      for (const r of ev.object.metadata?.ownerReferences ?? []) this.queue.add(`uid|${r.uid}`);
     } else {
       this.index(ev.bucket, ev.object);
-      if (ev.object.metadata?.ownerReferences?.length) this.queue.add(uid);
+      if (ev.object.metadata?.ownerReferences?.length) this.queue.add(`uid|${uid}`);
       const fin = ev.object.metadata?.finalizers ?? [];
       if (
         ev.object.metadata?.deletionTimestamp &&
         (fin.includes("foregroundDeletion") || fin.includes("orphan"))
       ) {
-        this.queue.add(uid);
+        this.queue.add(`uid|${uid}`);
       }
       if (ev.bucket === namespacesBucket && ev.object.metadata?.deletionTimestamp) {
-        this.namespaceQueue.add(ev.object.metadata.name ?? "");
+        this.queue.add(`ns|${ev.object.metadata.name ?? ""}`);
       }
     }
     if (
       ev.object.metadata?.namespace &&
       this.isTerminatingNamespace(ev.object.metadata.namespace)
     ) {
-      this.namespaceQueue.add(ev.object.metadata.namespace);
+      this.queue.add(`ns|${ev.object.metadata.namespace}`);
     }
-    this.schedule();
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = true;
-    setImmediate(() => this.run());
-  }
-
-  private run(): void {
-    // Work items can produce more events; loop until the queue is empty.
-    for (let rounds = 0; rounds < 1000 && (this.queue.size || this.namespaceQueue.size); rounds++) {
-      const uids = [...this.queue];
-      this.queue.clear();
-      for (const uid of uids) {
-        if (this.stopped) return;
-        this.process(uid);
-      }
-      const namespaces = [...this.namespaceQueue];
-      this.namespaceQueue.clear();
-      for (const ns of namespaces) this.processNamespace(ns);
-    }
-    this.scheduled = false;
-    if (this.queue.size || this.namespaceQueue.size) {
-      this.schedule();
-      return;
-    }
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
-  }
-
-  private lookup(uid: string): { info: ResourceInfo; obj: KubeObject; bucket: string } | undefined {
+  private lookup(uid: string): Node | undefined {
     const ref = this.byUid.get(uid);
     if (!ref) return undefined;
     const obj = this.store.get(ref.bucket, ref.namespace, ref.name);
@@ -177,18 +181,30 @@ export class GarbageCollector {
     );
   }
 
-  private process(uid: string): void {
-    const self = this.lookup(uid);
-    if (!self) return;
-    const { obj } = self;
-    const fin = obj.metadata?.finalizers ?? [];
-    if (obj.metadata?.deletionTimestamp && fin.includes("orphan")) this.orphanDependents(self);
-    if (this.isWaitingForDependents(obj)) this.deleteDependents(self);
-    if (obj.metadata?.ownerReferences?.length) this.attemptToDelete(self);
+  /** One object's work; each step reads it again (the one before may have written it). */
+  private async process(uid: string): Promise<void> {
+    let self = this.lookup(uid);
+    if (self?.obj.metadata?.deletionTimestamp && self.obj.metadata.finalizers?.includes("orphan"))
+      await this.orphanDependents(self);
+    self = this.lookup(uid);
+    if (self && this.isWaitingForDependents(self.obj)) await this.deleteDependents(self);
+    self = this.lookup(uid);
+    if (self?.obj.metadata?.ownerReferences?.length) await this.attemptToDelete(self);
+  }
+
+  /**
+   * A JSON merge patch of metadata that names the resourceVersion it was computed from, as the
+   * garbage collector patches owner references and finalizers: a conflict is read again.
+   */
+  private patchMetadata(self: Node, metadata: JsonObject): Promise<KubeObject> {
+    const patch = {
+      metadata: { resourceVersion: self.obj.metadata?.resourceVersion, ...metadata },
+    };
+    return this.gc.patch(storageResource(self.info), keyOf(self.obj), "merge", patch);
   }
 
   /** attemptToDeleteItem: delete a dependent whose owners are gone, or strip dangling refs. */
-  private attemptToDelete(self: { info: ResourceInfo; obj: KubeObject; bucket: string }): void {
+  private async attemptToDelete(self: Node): Promise<void> {
     const { obj, info } = self;
     if (obj.metadata?.deletionTimestamp && !this.isWaitingForDependents(obj)) return;
     const refs = obj.metadata?.ownerReferences ?? [];
@@ -204,10 +220,8 @@ export class GarbageCollector {
     if (solid.length > 0) {
       if (dangling.length === 0 && waiting.length === 0) return;
       const drop = new Set([...dangling, ...waiting]);
-      modify(this.store, self.bucket, obj, (c) => {
-        c.metadata!.ownerReferences = (c.metadata!.ownerReferences ?? []).filter(
-          (r) => !drop.has(r.uid),
-        );
+      await this.patchMetadata(self, {
+        ownerReferences: refs.filter((r) => !drop.has(r.uid)) as unknown as JsonObject[],
       });
       return;
     }
@@ -220,11 +234,14 @@ export class GarbageCollector {
     else if (fin.includes("orphan")) policy = "Orphan";
     else if (fin.includes("foregroundDeletion")) policy = "Foreground";
     else policy = "Background";
-    this.rest.deleteStored(info, storageVersion(info), obj, { propagationPolicy: policy });
+    await deleteIfPresent(this.gc, info, obj, {
+      propagationPolicy: policy,
+      preconditions: { uid },
+    });
   }
 
   /** Foreground deletion: delete dependents; release the owner once no blocker remains. */
-  private deleteDependents(self: { info: ResourceInfo; obj: KubeObject; bucket: string }): void {
+  private async deleteDependents(self: Node): Promise<void> {
     const uid = self.obj.metadata?.uid ?? "";
     let blocking = 0;
     for (const d of [...(this.dependents.get(uid) ?? [])]) {
@@ -233,43 +250,33 @@ export class GarbageCollector {
       const ref = (dep.obj.metadata?.ownerReferences ?? []).find((r) => r.uid === uid);
       if (!ref) continue;
       if (ref.blockOwnerDeletion) blocking++;
-      if (!dep.obj.metadata?.deletionTimestamp) this.attemptToDelete(dep);
+      if (!dep.obj.metadata?.deletionTimestamp) await this.attemptToDelete(dep);
     }
     if (blocking > 0) return;
-    const current = this.store.get(
-      self.bucket,
-      self.obj.metadata?.namespace,
-      self.obj.metadata?.name ?? "",
-    );
-    if (!current) return;
-    modify(this.store, self.bucket, current, (c) => {
-      c.metadata!.finalizers = (c.metadata!.finalizers ?? []).filter(
-        (f) => f !== "foregroundDeletion",
-      );
-    });
+    await this.removeFinalizer(uid, "foregroundDeletion");
   }
 
   /** Orphan deletion: remove the owner's references from dependents, then the finalizer. */
-  private orphanDependents(self: { info: ResourceInfo; obj: KubeObject; bucket: string }): void {
+  private async orphanDependents(self: Node): Promise<void> {
     const uid = self.obj.metadata?.uid ?? "";
     for (const d of [...(this.dependents.get(uid) ?? [])]) {
       const dep = this.lookup(d);
       if (!dep) continue;
-      modify(this.store, dep.bucket, dep.obj, (c) => {
-        const refs = (c.metadata!.ownerReferences ?? []).filter((r) => r.uid !== uid);
-        if (refs.length) c.metadata!.ownerReferences = refs;
-        else delete c.metadata!.ownerReferences;
+      const refs = (dep.obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid);
+      await this.patchMetadata(dep, {
+        ownerReferences: refs.length ? (refs as unknown as JsonObject[]) : null,
       });
     }
-    const current = this.store.get(
-      self.bucket,
-      self.obj.metadata?.namespace,
-      self.obj.metadata?.name ?? "",
-    );
-    if (!current) return;
-    modify(this.store, self.bucket, current, (c) => {
-      c.metadata!.finalizers = (c.metadata!.finalizers ?? []).filter((f) => f !== "orphan");
-    });
+    await this.removeFinalizer(uid, "orphan");
+  }
+
+  /** Drops `finalizer` from the object as it is stored now. */
+  private async removeFinalizer(uid: string, finalizer: string): Promise<void> {
+    const current = this.lookup(uid);
+    const finalizers = current?.obj.metadata?.finalizers ?? [];
+    if (!current || !finalizers.includes(finalizer)) return;
+    const left = finalizers.filter((f) => f !== finalizer);
+    await this.patchMetadata(current, { finalizers: left.length ? left : null });
   }
 
   private isTerminatingNamespace(name: string): boolean {
@@ -277,8 +284,12 @@ export class GarbageCollector {
     return !!ns?.metadata?.deletionTimestamp;
   }
 
-  /** The namespace controller: delete all content, then drop the `kubernetes` finalizer. */
-  private processNamespace(name: string): void {
+  /**
+   * The namespace controller: delete all content (each object with background propagation, as
+   * its deletecollection does), then drop the `kubernetes` finalizer through the namespace's
+   * `finalize` subresource, which removes a namespace with no finalizer left.
+   */
+  private async processNamespace(name: string): Promise<void> {
     const ns = this.store.get(namespacesBucket, undefined, name);
     if (!ns?.metadata?.deletionTimestamp) return;
     let remaining = 0;
@@ -286,26 +297,22 @@ export class GarbageCollector {
       if (!info.namespaced || info.sharedStorage) continue;
       for (const o of this.store.list(bucketOf(info), name)) {
         remaining++;
-        if (!o.metadata?.deletionTimestamp) {
-          this.rest.deleteStored(info, storageVersion(info), o, {
-            propagationPolicy: "Background",
-          });
-        }
+        if (!o.metadata?.deletionTimestamp)
+          await deleteIfPresent(this.namespaces, info, o, { propagationPolicy: "Background" });
       }
     }
     if (remaining > 0) return;
-    const spec = (ns.spec ?? {}) as JsonObject;
+    const current = this.store.get(namespacesBucket, undefined, name);
+    const spec = (current?.spec ?? {}) as JsonObject;
     const specFinalizers = (spec.finalizers as string[] | undefined) ?? [];
-    let current = ns;
-    if (specFinalizers.includes("kubernetes")) {
-      current = modify(this.store, namespacesBucket, ns, (c) => {
+    if (!current || !specFinalizers.includes("kubernetes")) return;
+    await this.namespaces.change(
+      NAMESPACES,
+      current,
+      (c) => {
         (c.spec as JsonObject).finalizers = specFinalizers.filter((f) => f !== "kubernetes");
-      });
-    }
-    const left =
-      ((current.spec as JsonObject | undefined)?.finalizers as string[] | undefined) ?? [];
-    if (left.length === 0 && (current.metadata?.finalizers ?? []).length === 0) {
-      remove(this.store, namespacesBucket, current);
-    }
+      },
+      { subresource: "finalize" },
+    );
   }
 }

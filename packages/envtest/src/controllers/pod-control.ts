@@ -4,15 +4,16 @@
  * create or delete is recorded as an Event on the owner, a refused create as a Warning
  * FailedCreate carrying the API error, and creates of a ReplicaSet, DaemonSet or Job go in
  * slow-start batches (1, 2, 4, ...) that stop at the first batch with a failure. A create refused
- * because the namespace is terminating records nothing, as upstream.
+ * because the namespace is terminating records nothing, as upstream. Each controller writes
+ * through the API as its own service account.
  */
 
+import { isNotFound } from "@opgen/apimachinery/status";
 import { nowTime } from "../api/meta.js";
 import type { JsonObject, KubeObject } from "../api/types.js";
+import type { ApiClient } from "../client/api-client.js";
 import type { Store } from "../store/store.js";
-import { modify } from "../store/writes.js";
 import type { EventRecorder } from "./event-recorder.js";
-import type { SystemClient } from "./workload-helpers.js";
 
 /** The event source each controller records as. */
 export const COMPONENT: Record<string, string> = {
@@ -22,6 +23,18 @@ export const COMPONENT: Record<string, string> = {
   DaemonSet: "daemonset-controller",
   Job: "job-controller",
 };
+
+/** The service account in kube-system each controller writes as (its bootstrap role's name). */
+export const ACCOUNT: Record<string, string> = {
+  Deployment: "deployment-controller",
+  ReplicaSet: "replicaset-controller",
+  StatefulSet: "statefulset-controller",
+  DaemonSet: "daemon-set-controller",
+  Job: "job-controller",
+};
+
+export const PODS = { group: "", version: "v1", resource: "pods" };
+export const DEPLOYMENTS = { group: "apps", version: "v1", resource: "deployments" };
 
 /** err.Error() of an API error: its Status message. */
 export function errorText(err: unknown): string {
@@ -35,56 +48,51 @@ export function namespaceTerminating(err: unknown): boolean {
   return (causes ?? []).some((c) => c.reason === "NamespaceTerminating");
 }
 
-/** A create as `controller`, through the admission webhooks when the server offers that. */
-export async function createAs(
-  client: SystemClient,
-  controller: string,
-  group: string,
-  version: string,
-  resource: string,
-  obj: KubeObject,
-): Promise<KubeObject> {
-  if (client.createAs) return client.createAs(controller, group, version, resource, obj);
-  return client.create(group, version, resource, obj);
-}
-
 /**
  * getNewReplicaSet's failure: a Warning ReplicaSetCreateError on the Deployment and its
  * Progressing condition False with the same message (a progress deadline is always set here).
  */
-export function replicaSetCreateFailed(
+export async function replicaSetCreateFailed(
   store: Store,
+  client: ApiClient,
   events: EventRecorder,
   d: KubeObject,
   rsName: string,
   error: unknown,
-): void {
+): Promise<void> {
   const reason = "ReplicaSetCreateError";
   const message = `Failed to create new replica set "${rsName}": ${errorText(error)}`;
-  events.event(COMPONENT.Deployment ?? "", d, "Warning", reason, message);
+  await events.event(COMPONENT.Deployment ?? "", d, "Warning", reason, message);
   const current = store.get("apps/deployments", d.metadata?.namespace, d.metadata?.name ?? "");
   if (!current || current.metadata?.uid !== d.metadata?.uid) return;
   const now = nowTime();
-  modify(store, "apps/deployments", current, (c) => {
-    const status = (c.status ?? {}) as JsonObject;
-    const conds = (status.conditions as JsonObject[] | undefined) ?? [];
-    const old = conds.find((x) => x.type === "Progressing");
-    if (old && old.status === "False" && old.reason === reason) return;
-    const cond = {
-      type: "Progressing",
-      status: "False",
-      lastUpdateTime: now,
-      lastTransitionTime: old?.status === "False" ? old.lastTransitionTime : now,
-      reason,
-      message,
-    };
-    c.status = { ...status, conditions: [...conds.filter((x) => x !== old), cond] };
-  });
+  const toStatus = { subresource: "status" };
+  await client.change(
+    DEPLOYMENTS,
+    current,
+    (c) => {
+      const status = (c.status ?? {}) as JsonObject;
+      const conds = (status.conditions as JsonObject[] | undefined) ?? [];
+      const old = conds.find((x) => x.type === "Progressing");
+      if (old && old.status === "False" && old.reason === reason) return;
+      const cond = {
+        type: "Progressing",
+        status: "False",
+        lastUpdateTime: now,
+        lastTransitionTime: old?.status === "False" ? old.lastTransitionTime : now,
+        reason,
+        message,
+      };
+      c.status = { ...status, conditions: [...conds.filter((x) => x !== old), cond] };
+    },
+    toStatus,
+  );
 }
 
 export class PodControl {
   constructor(
-    private readonly client: SystemClient,
+    /** The client of the controller that owns `owner`. */
+    private readonly clientOf: (owner: KubeObject) => ApiClient,
     private readonly events: EventRecorder,
   ) {}
 
@@ -98,9 +106,9 @@ export class PodControl {
     const podName = pod.metadata?.name ?? "";
     const ownerName = owner.metadata?.name ?? "";
     try {
-      const created = await createAs(this.client, this.source(owner), "", "v1", "pods", pod);
+      const created = await this.clientOf(owner).create(PODS, pod);
       const name = created.metadata?.name ?? podName;
-      this.events.event(
+      await this.events.event(
         this.source(owner),
         owner,
         "Normal",
@@ -110,7 +118,7 @@ export class PodControl {
       return { pod: created };
     } catch (error) {
       if (!namespaceTerminating(error))
-        this.events.event(
+        await this.events.event(
           this.source(owner),
           owner,
           "Warning",
@@ -142,11 +150,19 @@ export class PodControl {
     return undefined;
   }
 
-  /** RealPodControl.DeletePod (or the StatefulSet's), recorded as SuccessfulDelete. */
-  delete(owner: KubeObject, pod: KubeObject): void {
-    this.client.delete("", "pods", pod);
+  /**
+   * RealPodControl.DeletePod (or the StatefulSet's), recorded as SuccessfulDelete; a pod already
+   * gone is no failure, as the controllers treat it.
+   */
+  async delete(owner: KubeObject, pod: KubeObject): Promise<void> {
     const name = pod.metadata?.name ?? "";
-    this.events.event(
+    try {
+      await this.clientOf(owner).delete(PODS, { namespace: pod.metadata?.namespace, name });
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
+    await this.events.event(
       this.source(owner),
       owner,
       "Normal",

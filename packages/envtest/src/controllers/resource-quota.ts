@@ -9,26 +9,30 @@
 
 import type { Registry } from "../api/registry.js";
 import { deepClone, deepEqual, type KubeObject, objectAt } from "../api/types.js";
-import type { ObjectRest } from "../rest/objects.js";
+import type { ApiClient, InternalClient } from "../client/api-client.js";
+import { controllerIdentity } from "../client/identities.js";
 import { isIgnored } from "../rest/quota/evaluators.js";
 import { equals, mask, resourceList, toJson } from "../rest/quota/resource-list.js";
 import { calculateUsage, hardOf, QUOTAS, quotable, type Served } from "../rest/quota/usage.js";
 import type { Store } from "../store/store.js";
-import { controllerUser, writeStatus } from "./controller-identity.js";
 import { NamespaceQueue } from "./namespace-queue.js";
+import { failedSync } from "./work-queue.js";
 
 const PODS = "/pods";
+const RESOURCE_QUOTAS = { group: "", version: "v1", resource: "resourcequotas" };
 
 export class ResourceQuotaController {
   private readonly queue: NamespaceQueue;
   private readonly served: Served;
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly client: ApiClient;
 
   constructor(
     private readonly store: Store,
-    private readonly registry: Registry,
-    private readonly rest: ObjectRest,
+    registry: Registry,
+    client: InternalClient,
   ) {
+    this.client = client.as(controllerIdentity("resourcequota-controller"));
     this.served = quotable(registry);
     // Any namespaced object can be counted (`count/<resource>`); events never are.
     const watched = (bucket: string) => {
@@ -50,13 +54,23 @@ export class ResourceQuotaController {
     this.timers.clear();
   }
 
-  private syncNamespace(namespace: string): void {
-    if (!namespace) return;
+  /** Syncs every quota of `namespace`; true when one lost its write to a conflict. */
+  private async syncNamespace(namespace: string): Promise<boolean> {
+    if (!namespace) return false;
     const quotas = this.store.list(QUOTAS, namespace);
-    if (quotas.length === 0) return;
+    if (quotas.length === 0) return false;
     const now = Date.now();
-    for (const quota of quotas) void this.sync(quota, now);
     this.wakeForOverduePods(namespace, now);
+    let failed = false;
+    for (const quota of quotas) {
+      try {
+        await this.sync(quota, now);
+      } catch (e) {
+        // A refused write (a webhook's, a deleted quota) waits for the next event.
+        if (failedSync(e)) failed = true;
+      }
+    }
+    return failed;
   }
 
   /** syncResourceQuota: hard from spec, used recomputed over the last observation. */
@@ -75,17 +89,8 @@ export class ResourceQuotaController {
     if (!dirty) return;
     const next = deepClone(quota);
     next.status = { hard: toJson(hard), used: toJson(used) };
-    await this.updateStatus(next);
-  }
-
-  private updateStatus(obj: KubeObject): Promise<void> {
-    return writeStatus(
-      { rest: this.rest, registry: this.registry },
-      { group: "", version: "v1", resource: "resourcequotas" },
-      obj,
-      controllerUser("resourcequota-controller"),
-      "kube-controller-manager",
-    );
+    // A conflict (a client changed the quota meanwhile) is the queue's to retry.
+    await this.client.updateStatus(RESOURCE_QUOTAS, next);
   }
 
   /** Syncs the namespace again when the next terminating pod stops being charged. */
@@ -103,7 +108,7 @@ export class ResourceQuotaController {
     const timer = setTimeout(
       () => {
         this.timers.delete(namespace);
-        this.syncNamespace(namespace);
+        this.queue.add(namespace);
       },
       next - now + 1,
     );

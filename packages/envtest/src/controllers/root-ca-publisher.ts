@@ -21,6 +21,7 @@ export function rootCaConfigMap(caPem: string): NamespaceObject {
     group: "",
     version: "v1",
     resource: "configmaps",
+    controller: "root-ca-cert-publisher",
     name: ROOT_CA_CONFIGMAP,
     build: (namespace) => ({
       apiVersion: "v1",

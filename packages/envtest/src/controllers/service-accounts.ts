@@ -11,6 +11,7 @@ export const defaultServiceAccount: NamespaceObject = {
   version: "v1",
   resource: "serviceaccounts",
   name: "default",
+  controller: "service-account-controller",
   build: (namespace) => ({
     apiVersion: "v1",
     kind: "ServiceAccount",

@@ -3,28 +3,54 @@
  * see real outcomes without a cluster. A Ready node `envtest-node` exists; pods are bound to it
  * and become Running/Ready with a pod IP shortly after creation, and terminate promptly when
  * deleted; a Job's pods then run to completion (Succeeded); ephemeral containers added to a
- * running pod are reported running. No containers run. (The workload controllers are in
+ * running pod are reported running. No containers run. Each writes through the API as itself:
+ * the scheduler binds a pod through `pods/binding` as `system:kube-scheduler`, the kubelet
+ * (`system:node:envtest-node`, field manager `kubelet`) writes pod and node status through their
+ * status subresources and deletes a terminated pod. (The workload controllers are in
  * workloads.ts.)
  */
+import { isNotFound } from "@opgen/apimachinery/status";
 import { nowTime } from "../api/meta.js";
 import type { JsonObject, KubeObject } from "../api/types.js";
+import type { ApiClient, InternalClient } from "../client/api-client.js";
+import { kubeletIdentity, schedulerIdentity } from "../client/identities.js";
 import type { Store, StoreEvent } from "../store/store.js";
-import { modify, remove } from "../store/writes.js";
+import { WorkQueue } from "./work-queue.js";
 
 export const simulatedNode = "envtest-node";
 const podsBucket = "/pods";
+const PODS = { group: "", version: "v1", resource: "pods" };
+const NODES = { group: "", version: "v1", resource: "nodes" };
+const STATUS = { subresource: "status" };
 
 export class Simulator {
   private unsubscribe: () => void = () => {};
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly queue: WorkQueue;
+  private readonly kubelet: ApiClient;
+  private readonly scheduler: ApiClient;
   private nextIp = 2;
 
   constructor(
     private readonly store: Store,
-    private readonly delayMs = 20,
-  ) {}
+    client: InternalClient,
+    delayMs = 20,
+  ) {
+    this.kubelet = client.as(kubeletIdentity(simulatedNode));
+    this.scheduler = client.as(schedulerIdentity());
+    this.queue = new WorkQueue(async (key) => {
+      const [kind, namespace, name = ""] = key.split("|");
+      if (kind === "node") await this.readyNode(name);
+      else await this.reconcilePod(namespace || undefined, name);
+      return false;
+    }, delayMs);
+  }
 
-  /** The node pods are bound to (created by the environment at start). */
+  /** The kubelet registers its node as the environment starts (nothing can refuse it yet). */
+  static registerNode(client: InternalClient): void {
+    client.as(kubeletIdentity(simulatedNode)).createSync(NODES, Simulator.node());
+  }
+
+  /** The node pods are bound to. */
   static node(): KubeObject {
     return {
       apiVersion: "v1",
@@ -42,138 +68,166 @@ export class Simulator {
   }
 
   start(): void {
+    this.queue.start();
     this.unsubscribe = this.store.subscribeAll((ev) => this.onEvent(ev));
-    const node = this.store.get("/nodes", undefined, simulatedNode);
-    if (node) this.later(() => this.readyNode(node.metadata?.name ?? ""));
+    if (this.store.get("/nodes", undefined, simulatedNode))
+      this.queue.add(`node||${simulatedNode}`);
     for (const pod of this.store.list(podsBucket))
-      this.later(() => this.reconcilePod(pod.metadata?.namespace, pod.metadata?.name ?? ""));
+      this.queue.add(`pod|${pod.metadata?.namespace ?? ""}|${pod.metadata?.name ?? ""}`);
   }
 
   stop(): void {
     this.unsubscribe();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-  }
-
-  private later(fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, this.delayMs);
-    this.timers.add(t);
+    this.queue.stop();
   }
 
   private onEvent(ev: StoreEvent): void {
     if (ev.type === "DELETED") return;
-    const ns = ev.object.metadata?.namespace;
+    const ns = ev.object.metadata?.namespace ?? "";
     const name = ev.object.metadata?.name ?? "";
-    if (ev.bucket === podsBucket) this.later(() => this.reconcilePod(ns, name));
-    else if (ev.bucket === "/nodes" && name === simulatedNode)
-      this.later(() => this.readyNode(name));
+    if (ev.bucket === podsBucket) this.queue.add(`pod|${ns}|${name}`);
+    else if (ev.bucket === "/nodes" && name === simulatedNode) this.queue.add(`node||${name}`);
   }
 
-  private readyNode(name: string): void {
+  private async readyNode(name: string): Promise<void> {
     const node = this.store.get("/nodes", undefined, name);
     if (!node) return;
     const status = (node.status ?? {}) as JsonObject;
     if (Array.isArray(status.conditions) && status.conditions.length) return;
     const now = nowTime();
-    modify(this.store, "/nodes", node, (c) => {
-      c.status = {
-        capacity: { cpu: "8", memory: "32Gi", pods: "110" },
-        allocatable: { cpu: "8", memory: "32Gi", pods: "110" },
-        conditions: [
-          {
-            type: "Ready",
-            status: "True",
-            reason: "KubeletReady",
-            message: "kubelet is posting ready status",
-            lastHeartbeatTime: now,
-            lastTransitionTime: now,
+    await this.kubelet.change(
+      NODES,
+      node,
+      (c) => {
+        c.status = {
+          capacity: { cpu: "8", memory: "32Gi", pods: "110" },
+          allocatable: { cpu: "8", memory: "32Gi", pods: "110" },
+          conditions: [
+            {
+              type: "Ready",
+              status: "True",
+              reason: "KubeletReady",
+              message: "kubelet is posting ready status",
+              lastHeartbeatTime: now,
+              lastTransitionTime: now,
+            },
+          ],
+          addresses: [
+            { type: "InternalIP", address: "10.0.0.1" },
+            { type: "Hostname", address: simulatedNode },
+          ],
+          nodeInfo: {
+            kubeletVersion: "v1.32.0",
+            operatingSystem: "linux",
+            architecture: "amd64",
+            containerRuntimeVersion: "envtest://simulated",
           },
-        ],
-        addresses: [
-          { type: "InternalIP", address: "10.0.0.1" },
-          { type: "Hostname", address: simulatedNode },
-        ],
-        nodeInfo: {
-          kubeletVersion: "v1.32.0",
-          operatingSystem: "linux",
-          architecture: "amd64",
-          containerRuntimeVersion: "envtest://simulated",
-        },
-      };
-    });
+        };
+      },
+      STATUS,
+    );
   }
 
-  private reconcilePod(namespace: string | undefined, name: string): void {
-    const pod = this.store.get(podsBucket, namespace, name);
+  private async reconcilePod(namespace: string | undefined, name: string): Promise<void> {
+    let pod = this.store.get(podsBucket, namespace, name);
     if (!pod) return;
     if (pod.metadata?.deletionTimestamp) {
-      // The kubelet stops the containers and removes the pod once finalizers allow it.
-      if ((pod.metadata.finalizers ?? []).length === 0) remove(this.store, podsBucket, pod);
+      // The kubelet stops the containers and deletes the pod for good once finalizers allow it.
+      if ((pod.metadata.finalizers ?? []).length === 0) await this.removePod(pod);
       return;
     }
     const status = (pod.status ?? {}) as JsonObject;
-    if (status.phase === "Running" && ownedByJob(pod)) {
-      this.complete(pod);
-      return;
-    }
-    if (status.phase === "Running") {
-      this.startEphemeral(pod);
-      return;
-    }
+    if (status.phase === "Running" && ownedByJob(pod)) return this.complete(pod);
+    if (status.phase === "Running") return this.startEphemeral(pod);
     if (status.phase === "Succeeded" || status.phase === "Failed") return;
+    if (!(pod.spec as JsonObject | undefined)?.nodeName) {
+      pod = await this.bind(pod);
+      if (!pod) return;
+    }
+    await this.run(pod);
+  }
+
+  /** The scheduler binds the pod to the node; returns the bound pod as stored. */
+  private async bind(pod: KubeObject): Promise<KubeObject | undefined> {
+    const key = { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? "" };
+    await this.scheduler.createSubresource(PODS, key, "binding", {
+      apiVersion: "v1",
+      kind: "Binding",
+      metadata: { name: key.name, namespace: key.namespace },
+      target: { apiVersion: "v1", kind: "Node", name: simulatedNode },
+    });
+    const bound = this.store.get(podsBucket, key.namespace, key.name);
+    return bound?.metadata?.uid === pod.metadata?.uid ? bound : undefined;
+  }
+
+  /** The kubelet's final delete of a terminated pod (grace period 0, this pod's uid). */
+  private async removePod(pod: KubeObject): Promise<void> {
+    const key = { namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? "" };
+    try {
+      await this.kubelet.delete(PODS, key, {
+        gracePeriodSeconds: 0,
+        preconditions: { uid: pod.metadata?.uid ?? "" },
+      });
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+
+  /** The kubelet starts a bound pod's containers: Running and Ready with an IP. */
+  private async run(pod: KubeObject): Promise<void> {
+    const status = (pod.status ?? {}) as JsonObject;
     const spec = (pod.spec ?? {}) as JsonObject;
     const now = nowTime();
     const containers = (spec.containers as JsonObject[] | undefined) ?? [];
     const ip = `10.244.0.${this.nextIp}`;
     this.nextIp = this.nextIp >= 254 ? 2 : this.nextIp + 1;
-    modify(this.store, podsBucket, pod, (c) => {
-      const cs = (c.spec ?? {}) as JsonObject;
-      if (!cs.nodeName) cs.nodeName = simulatedNode;
-      c.spec = cs;
-      c.status = {
-        ...status,
-        phase: "Running",
-        hostIP: "10.0.0.1",
-        hostIPs: [{ ip: "10.0.0.1" }],
-        podIP: ip,
-        podIPs: [{ ip }],
-        startTime: now,
-        qosClass: status.qosClass ?? "BestEffort",
-        conditions: [
-          "PodReadyToStartContainers",
-          "Initialized",
-          "Ready",
-          "ContainersReady",
-          "PodScheduled",
-        ].map((type) => ({
-          type,
-          status: "True",
-          lastProbeTime: null,
-          lastTransitionTime: now,
-        })),
-        containerStatuses: containers.map((ct) => ({
-          name: ct.name,
-          image: ct.image,
-          imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
-          containerID: `envtest://${String(ct.name)}`,
-          ready: true,
-          started: true,
-          restartCount: 0,
-          state: { running: { startedAt: now } },
-          lastState: {},
-        })),
-      };
-    });
+    await this.kubelet.change(
+      PODS,
+      pod,
+      (c) => {
+        c.status = {
+          ...status,
+          phase: "Running",
+          hostIP: "10.0.0.1",
+          hostIPs: [{ ip: "10.0.0.1" }],
+          podIP: ip,
+          podIPs: [{ ip }],
+          startTime: now,
+          qosClass: status.qosClass ?? "BestEffort",
+          conditions: [
+            "PodReadyToStartContainers",
+            "Initialized",
+            "Ready",
+            "ContainersReady",
+            "PodScheduled",
+          ].map((type) => ({
+            type,
+            status: "True",
+            lastProbeTime: null,
+            lastTransitionTime: now,
+          })),
+          containerStatuses: containers.map((ct) => ({
+            name: ct.name,
+            image: ct.image,
+            imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
+            containerID: `envtest://${String(ct.name)}`,
+            ready: true,
+            started: true,
+            restartCount: 0,
+            state: { running: { startedAt: now } },
+            lastState: {},
+          })),
+        };
+      },
+      STATUS,
+    );
   }
 
   /**
    * The kubelet starts an ephemeral container added to a running pod and reports it, never
    * ready, under status.ephemeralContainerStatuses (what `kubectl debug` waits for).
    */
-  private startEphemeral(pod: KubeObject): void {
+  private async startEphemeral(pod: KubeObject): Promise<void> {
     const spec = (pod.spec ?? {}) as JsonObject;
     const status = (pod.status ?? {}) as JsonObject;
     const reported = new Set(
@@ -184,48 +238,58 @@ export class Simulator {
     );
     if (added.length === 0) return;
     const now = nowTime();
-    modify(this.store, podsBucket, pod, (c) => {
-      const cs = (c.status ?? {}) as JsonObject;
-      cs.ephemeralContainerStatuses = [
-        ...((cs.ephemeralContainerStatuses as JsonObject[] | undefined) ?? []),
-        ...added.map((ct) => ({
-          name: ct.name,
-          image: ct.image,
-          imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
-          containerID: `envtest://${String(ct.name)}`,
-          ready: false,
-          restartCount: 0,
-          state: { running: { startedAt: now } },
-          lastState: {},
-        })),
-      ];
-      c.status = cs;
-    });
+    await this.kubelet.change(
+      PODS,
+      pod,
+      (c) => {
+        const cs = (c.status ?? {}) as JsonObject;
+        cs.ephemeralContainerStatuses = [
+          ...((cs.ephemeralContainerStatuses as JsonObject[] | undefined) ?? []),
+          ...added.map((ct) => ({
+            name: ct.name,
+            image: ct.image,
+            imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
+            containerID: `envtest://${String(ct.name)}`,
+            ready: false,
+            restartCount: 0,
+            state: { running: { startedAt: now } },
+            lastState: {},
+          })),
+        ];
+        c.status = cs;
+      },
+      STATUS,
+    );
   }
 
   /** A Job's pod runs to completion: its containers exit 0. */
-  private complete(pod: KubeObject): void {
+  private async complete(pod: KubeObject): Promise<void> {
     const now = nowTime();
-    modify(this.store, podsBucket, pod, (c) => {
-      const status = (c.status ?? {}) as JsonObject;
-      status.phase = "Succeeded";
-      status.conditions = ((status.conditions as JsonObject[] | undefined) ?? []).map((cond) =>
-        cond.type === "Ready" || cond.type === "ContainersReady"
-          ? { ...cond, status: "False", reason: "PodCompleted", lastTransitionTime: now }
-          : cond,
-      );
-      status.containerStatuses = ((status.containerStatuses as JsonObject[] | undefined) ?? []).map(
-        (cs) => ({
+    await this.kubelet.change(
+      PODS,
+      pod,
+      (c) => {
+        const status = (c.status ?? {}) as JsonObject;
+        status.phase = "Succeeded";
+        status.conditions = ((status.conditions as JsonObject[] | undefined) ?? []).map((cond) =>
+          cond.type === "Ready" || cond.type === "ContainersReady"
+            ? { ...cond, status: "False", reason: "PodCompleted", lastTransitionTime: now }
+            : cond,
+        );
+        status.containerStatuses = (
+          (status.containerStatuses as JsonObject[] | undefined) ?? []
+        ).map((cs) => ({
           ...cs,
           ready: false,
           started: false,
           state: {
             terminated: { exitCode: 0, reason: "Completed", startedAt: now, finishedAt: now },
           },
-        }),
-      );
-      c.status = status;
-    });
+        }));
+        c.status = status;
+      },
+      STATUS,
+    );
   }
 }
 

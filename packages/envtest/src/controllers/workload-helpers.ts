@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { JsonObject, KubeObject, OwnerReference } from "../api/types.js";
+import type { Store } from "../store/store.js";
 
 const hashAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -82,20 +83,8 @@ export function templateLabels(o: KubeObject): Record<string, string> {
   return t.metadata?.labels ?? {};
 }
 
-/** What the controllers need from the server: create and delete as the system. */
-export interface SystemClient {
-  /** A create with no admission webhooks (events). */
-  create(group: string, version: string, resource: string, obj: KubeObject): KubeObject;
-  /**
-   * A create as `controller`'s service account through the whole admission chain, webhooks
-   * included, as kube-controller-manager's creates of pods and ReplicaSets go.
-   */
-  createAs?(
-    controller: string,
-    group: string,
-    version: string,
-    resource: string,
-    obj: KubeObject,
-  ): Promise<KubeObject>;
-  delete(group: string, resource: string, obj: KubeObject): void;
+/** `o` as stored now: a sync that awaited admission goes on from it, not from a stale copy. */
+export function storedNow(store: Store, bucket: string, o: KubeObject): KubeObject | undefined {
+  const now = store.get(bucket, o.metadata?.namespace, o.metadata?.name ?? "");
+  return now?.metadata?.uid === o.metadata?.uid ? now : undefined;
 }

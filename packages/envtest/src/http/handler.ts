@@ -255,7 +255,7 @@ export function createHandler(deps: HandlerDeps) {
         if (sub !== undefined && !handler?.create) throw errors.notFoundPath();
         const r =
           sub !== undefined
-            ? handler!.create!(scope, await admitSubresource(scope, body))
+            ? await handler!.create!(scope, await admitSubresource(scope, body))
             : await rest.createAsync(scope, body);
         respond(res, r.code, r.body, scope, tableOpts, warnings, req.headers.accept);
         return;

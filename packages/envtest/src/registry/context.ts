@@ -9,6 +9,7 @@ import type { ResourceDefinition } from "../api/resource.js";
 import type { RbacAuthorizer } from "../auth/rbac.js";
 import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
+import type { ApiClient } from "../client/api-client.js";
 import type { DisruptionController } from "../controllers/disruption.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { Store } from "../store/store.js";
@@ -23,6 +24,8 @@ export interface DefinitionContext {
   readonly tokens: ServiceAccountTokens;
   /** The PodDisruptionBudget controller, which an eviction asks for a budget's status. */
   readonly disruption: DisruptionController;
+  /** kube-apiserver's loopback client (an eviction writes the budget's status through it). */
+  readonly loopback: ApiClient;
   /** RBAC's rules, which answer the access reviews. */
   readonly rbac: RbacAuthorizer;
   /** "rbac": the reviews answer from RBAC; "none": everyone may do everything (AlwaysAllow). */

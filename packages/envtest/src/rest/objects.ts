@@ -245,7 +245,7 @@ export class ObjectRest extends ObjectDeletes {
       const next = deepClone(old);
       next.status = obj.status;
       if (next.status === undefined) delete next.status;
-      for (const k of strategyFor(info).statusMetadata ?? []) {
+      for (const k of info.strategy.statusMetadata ?? []) {
         if (m[k] === undefined) delete meta(next)[k];
         else meta(next)[k] = m[k] as never;
       }

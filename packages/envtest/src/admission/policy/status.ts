@@ -4,13 +4,14 @@
  * `status.observedGeneration`, writes to the status subresource, as
  * `validatingadmissionpolicy-status-controller`, the observed generation and the type-checking
  * warnings of its expressions (type-checking.ts). kube applies the status (server-side apply,
- * forced); this writes it with an update, so its managedFields entry says Update.
+ * forced); this writes it with an update (envtest's apply would keep warnings an empty
+ * `typeChecking` no longer lists), so its managedFields entry says Update.
  */
 
 import { bucketKey, type Registry } from "../../api/registry.js";
 import { deepClone, isObject, type JsonObject, type KubeObject } from "../../api/types.js";
-import { controllerUser, writeStatus } from "../../controllers/controller-identity.js";
-import type { ObjectRest } from "../../rest/objects.js";
+import type { ApiClient, InternalClient } from "../../client/api-client.js";
+import { controllerIdentity } from "../../client/identities.js";
 import type { Store } from "../../store/store.js";
 import { GROUP, policySpec } from "./source.js";
 import { typeCheck } from "./type-checking.js";
@@ -21,12 +22,15 @@ const MANAGER = "validatingadmissionpolicy-status-controller";
 export class PolicyStatusController {
   private unsubscribe?: () => void;
   private readonly pending = new Set<string>();
+  private readonly client: ApiClient;
 
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
-    private readonly rest: ObjectRest,
-  ) {}
+    client: InternalClient,
+  ) {
+    this.client = client.as(controllerIdentity("validatingadmissionpolicy-status-controller"));
+  }
 
   start(): void {
     const bucket = bucketKey(GROUP, RESOURCE);
@@ -49,7 +53,8 @@ export class PolicyStatusController {
     // Out of the writer's call, as a controller's informer would see it.
     setImmediate(() => {
       this.pending.delete(name);
-      void this.reconcile(name);
+      // A refused write (a conflict, the policy gone) waits for the policy's next event.
+      this.reconcile(name).catch(() => {});
     });
   }
 
@@ -63,20 +68,14 @@ export class PolicyStatusController {
     if (!this.unsubscribe) return;
     const policy = this.store.get(bucketKey(GROUP, RESOURCE), undefined, name);
     if (!policy || !this.stale(policy)) return;
-    const found = this.registry.lookup(GROUP, "v1", RESOURCE);
-    if (!found) return;
     const warnings = typeCheck(this.registry, policySpec(policy));
     const next = deepClone(policy);
     next.status = {
       observedGeneration: policy.metadata?.generation ?? 0,
       typeChecking: warnings.length ? { expressionWarnings: warnings } : {},
     };
-    await writeStatus(
-      { rest: this.rest, registry: this.registry },
-      { group: GROUP, version: "v1", resource: RESOURCE },
-      next,
-      controllerUser("validatingadmissionpolicy-status-controller"),
-      MANAGER,
-    );
+    await this.client.updateStatus({ group: GROUP, version: "v1", resource: RESOURCE }, next, {
+      fieldManager: MANAGER,
+    });
   }
 }

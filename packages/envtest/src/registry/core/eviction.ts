@@ -4,7 +4,9 @@
  * (Pending, Succeeded, Failed) or already terminating are deleted without a budget check; a
  * pod under more than one budget is a 500; a budget not yet observed at its generation, or with
  * no disruption allowed, is a 429 with a `DisruptionBudget` cause; otherwise the budget records
- * the disruption and the pod is deleted with the eviction's DeleteOptions. Not-ready pods may be
+ * the disruption (through its status subresource, as kube-apiserver's loopback client writes it;
+ * a conflict there starts the eviction over, as kube retries it) and the pod is deleted with the
+ * eviction's DeleteOptions (in storage: admission already saw the Eviction). Not-ready pods may be
  * evicted while the budget is met (`unhealthyPodEvictionPolicy: IfHealthyBudget`) or always
  * (`AlwaysAllow`).
  */
@@ -12,13 +14,19 @@
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { nowTime } from "../../api/meta.js";
 import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
-import { budgetSelects, type DisruptionController, PDBS } from "../../controllers/disruption.js";
+import type { ApiClient } from "../../client/api-client.js";
+import { retryOnConflict } from "../../client/retry.js";
+import {
+  budgetSelects,
+  type DisruptionController,
+  PDB_RESOURCE,
+  PDBS,
+} from "../../controllers/disruption.js";
 import { isPodReady } from "../../controllers/workloads.js";
 import { deleteOptionsFrom } from "../../rest/delete-options.js";
 import type { ObjectRest } from "../../rest/objects.js";
 import type { RequestScope } from "../../rest/scope.js";
 import type { Store } from "../../store/store.js";
-import { modify } from "../../store/writes.js";
 
 const MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 
@@ -39,13 +47,30 @@ const success = {
   } as KubeObject,
 };
 
+/** The eviction's other writers: the budgets' controller and kube-apiserver's loopback client. */
+export interface EvictionDeps {
+  rest: ObjectRest;
+  store: Store;
+  disruption: DisruptionController;
+  loopback: ApiClient;
+}
+
+/** kube's EvictionsRetry: a budget written meanwhile is read again (20 steps in kube). */
+const EVICTION_RETRY = { steps: 20, delayMs: 10 };
+
 export function evictPod(
-  rest: ObjectRest,
-  store: Store,
-  disruption: DisruptionController,
+  deps: EvictionDeps,
   scope: RequestScope,
   eviction: KubeObject,
-): { code: number; body: KubeObject } {
+): Promise<{ code: number; body: KubeObject }> {
+  return retryOnConflict(() => evictOnce(deps, scope, eviction), EVICTION_RETRY);
+}
+
+async function evictOnce(
+  { rest, store, disruption, loopback }: EvictionDeps,
+  scope: RequestScope,
+  eviction: KubeObject,
+): Promise<{ code: number; body: KubeObject }> {
   const name = scope.name ?? "";
   if (eviction.metadata?.name !== undefined && eviction.metadata.name !== name)
     throw errors.badRequest(`name in URL does not match name in Eviction object`);
@@ -76,7 +101,7 @@ export function evictPod(
     throw errors.internal(
       "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
     );
-  const pdb = disruption.sync(budgets[0]!);
+  const pdb = await disruption.sync(budgets[0]!);
   const pdbName = pdb.metadata?.name ?? "";
   const status = (pdb.status ?? {}) as JsonObject;
   if ((status.observedGeneration as number | undefined) !== pdb.metadata?.generation)
@@ -99,14 +124,19 @@ export function evictPod(
       `The disruption budget ${pdbName} needs ${desired} healthy pods and has ${healthy} currently`,
     );
   if (!opts.dryRun?.length && !scope.query.getAll("dryRun").length) {
-    modify(store, PDBS, pdb, (o) => {
-      const s = o.status as JsonObject;
-      s.disruptionsAllowed = allowed - 1;
-      s.disruptedPods = {
-        ...((s.disruptedPods as Record<string, string>) ?? {}),
-        [name]: nowTime(),
-      };
-    });
+    await loopback.change(
+      PDB_RESOURCE,
+      pdb,
+      (o) => {
+        const s = o.status as JsonObject;
+        s.disruptionsAllowed = allowed - 1;
+        s.disruptedPods = {
+          ...((s.disruptedPods as Record<string, string>) ?? {}),
+          [name]: nowTime(),
+        };
+      },
+      { subresource: "status" },
+    );
   }
   return remove();
 }

@@ -81,7 +81,7 @@ export const core: GroupDefinitions = {
         binding: { create: (scope, body) => bindPod(ctx.rest, ctx.registry, scope, body) },
         ephemeralcontainers: {},
         eviction: {
-          create: (scope, body) => evictPod(ctx.rest, ctx.store, ctx.disruption, scope, body),
+          create: (scope, body) => evictPod(ctx, scope, body),
         },
         exec: podConnect(ctx),
         log: podConnect(ctx),
