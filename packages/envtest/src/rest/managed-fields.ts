@@ -297,6 +297,12 @@ export function recordManagedFields(
     }
     const theirs = diffIn(e.apiVersion ?? ctx.apiVersion);
     const taken = theirs.removed.size ? union(theirs.changed, theirs.removed) : theirs.changed;
+    // Nothing of theirs at the top level changed (a status write next to a spec owner): as is.
+    const top = Object.keys(e.fieldsV1 ?? {});
+    if (top.length > 0 && !top.some((k) => taken.has(k))) {
+      entries.push(e);
+      continue;
+    }
     const rest = difference(fromFieldsV1(e.fieldsV1), taken);
     if (rest.size > 0) entries.push({ ...e, fieldsV1: toFieldsV1(rest) });
   }

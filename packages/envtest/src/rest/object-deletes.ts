@@ -1,7 +1,6 @@
 import { errors } from "@opgen/apimachinery/status";
 import { meta, nowTime } from "../api/meta.js";
 import {
-  deepClone,
   deepEqual,
   gr,
   groupVersion,
@@ -11,7 +10,7 @@ import {
   type ResourceVersionInfo,
 } from "../api/types.js";
 import { type DeleteOptions, isDryRun, validateDeleteOptions } from "./delete-options.js";
-import { ObjectReads } from "./object-reads.js";
+import { needsWebhook, ObjectReads } from "./object-reads.js";
 import type { RequestScope } from "./scope.js";
 import { ConcurrentWrite, runAsync, runSync, type Steps, type WriteResult } from "./write-steps.js";
 
@@ -57,7 +56,9 @@ export class ObjectDeletes extends ObjectReads {
       if (pre?.resourceVersion || pre?.uid) throw errors.optimisticLock(gr(info), sm.name ?? "");
       throw new ConcurrentWrite(gr(info), sm.name ?? "");
     }
-    return yield* this.deleteStoredSteps(info, scope.version, stored, opts, dryRun);
+    return yield* this.deleteStoredSteps(info, scope.version, stored, opts, dryRun, {
+      readOnlyResult: scope.readOnlyResult === true,
+    });
   }
 
   /**
@@ -70,7 +71,10 @@ export class ObjectDeletes extends ObjectReads {
     opts: DeleteOptions,
     dryRun: boolean,
   ): Steps<void> {
-    const oldObject = yield* this.presentSteps(scope.info, scope.version, stored);
+    // Webhooks and policies only read it: a read-only view unless it needs converting.
+    const oldObject = needsWebhook(scope.info, scope.version, stored)
+      ? yield* this.presentSteps(scope.info, scope.version, stored)
+      : this.view(scope.info, scope.version, stored);
     const options = { kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1", ...opts } as JsonObject;
     const itemScope = { ...scope, name: stored.metadata?.name ?? "" };
     const request = { scope: itemScope, operation: "DELETE" as const, oldObject, options, dryRun };
@@ -95,8 +99,12 @@ export class ObjectDeletes extends ObjectReads {
     stored: KubeObject,
     opts: DeleteOptions,
     dryRun: boolean,
+    result: { readOnlyResult?: boolean } = {},
   ): Steps<WriteResult> {
-    const next = deepClone(stored);
+    const readOnly = result.readOnlyResult === true;
+    // A deletion changes metadata only (and a namespace's status, replaced whole): the rest is
+    // shared with the stored object, which is never changed.
+    const next: KubeObject = { ...stored, metadata: { ...(stored.metadata ?? {}) } };
     const nm = meta(next);
     const sm = stored.metadata ?? {};
     let finalizers = [...(nm.finalizers ?? [])];
@@ -123,7 +131,7 @@ export class ObjectDeletes extends ObjectReads {
       const first = !sm.deletionTimestamp;
       const changedFinalizers = !deepEqual(finalizers, sm.finalizers ?? []);
       if (!first && !changedFinalizers) {
-        return { code: 200, body: yield* this.presentSteps(info, version, stored) };
+        return { code: 200, body: yield* this.answerSteps(info, version, stored, readOnly) };
       }
       if (finalizers.length > 0) nm.finalizers = finalizers;
       else delete nm.finalizers;
@@ -139,22 +147,34 @@ export class ObjectDeletes extends ObjectReads {
       this.store.commit(this.bucket(info), "MODIFIED", next, rv, stored);
       return {
         code: opts.orphanDependents === false ? 202 : 200,
-        body: yield* this.presentSteps(info, version, next),
+        body: yield* this.answerSteps(info, version, next, readOnly),
       };
     }
     if (dryRun) return { code: 200, body: yield* this.deleteResponse(info, version, next) };
     const rv = this.store.nextRV();
     nm.resourceVersion = String(rv);
     this.store.commit(this.bucket(info), "DELETED", next, rv, stored);
-    return { code: 200, body: yield* this.deleteResponse(info, version, next) };
+    return { code: 200, body: yield* this.deleteResponse(info, version, next, readOnly) };
+  }
+
+  /** A deletion's answer: a read-only view when the caller only serializes it (resultSteps). */
+  private *answerSteps(
+    info: ResourceInfo,
+    version: ResourceVersionInfo,
+    obj: KubeObject,
+    readOnly: boolean,
+  ): Steps<KubeObject> {
+    if (readOnly && !needsWebhook(info, version, obj)) return this.view(info, version, obj);
+    return yield* this.presentSteps(info, version, obj);
   }
 
   private *deleteResponse(
     info: ResourceInfo,
     version: ResourceVersionInfo,
     obj: KubeObject,
+    readOnly = false,
   ): Steps<KubeObject> {
-    if (info.returnDeletedObject) return yield* this.presentSteps(info, version, obj);
+    if (info.returnDeletedObject) return yield* this.answerSteps(info, version, obj, readOnly);
     return {
       kind: "Status",
       apiVersion: "v1",

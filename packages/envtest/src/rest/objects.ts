@@ -220,7 +220,10 @@ export class ObjectRest extends ObjectDeletes {
     const dryRun = isDryRun(scope.query);
     const oldStored = this.existing(scope);
     const old = yield* this.presentSteps(info, version, oldStored);
-    let obj = deepClone(body);
+    // A status write keeps only the body's status (and statusMetadata): those are copied below,
+    // the top level here, so that nothing of `body` is changed.
+    const statusOnly = scope.subresource === "status";
+    let obj = statusOnly ? { ...body, metadata: { ...(body.metadata ?? {}) } } : deepClone(body);
     checkTypeAndNamespace(scope, obj, "update");
     const m = meta(obj);
     if (m.name === undefined) m.name = scope.name;
@@ -241,15 +244,15 @@ export class ObjectRest extends ObjectDeletes {
       ]);
     }
 
-    if (scope.subresource === "status") {
+    if (statusOnly) {
       const next = deepClone(old);
-      next.status = obj.status;
+      next.status = deepClone(obj.status);
       if (next.status === undefined) delete next.status;
       for (const k of info.strategy.statusMetadata ?? []) {
         if (m[k] === undefined) delete meta(next)[k];
-        else meta(next)[k] = m[k] as never;
+        else meta(next)[k] = deepClone(m[k]) as never;
       }
-      meta(next).managedFields = m.managedFields ?? om.managedFields;
+      meta(next).managedFields = m.managedFields ? deepClone(m.managedFields) : om.managedFields;
       obj = next;
     } else if (
       version.status &&
@@ -313,9 +316,11 @@ export class ObjectRest extends ObjectDeletes {
 
     const stored = this.toStorage(info, storedFirst ?? obj);
     // Compare against the stored form (other versions' defaults must not count as changes).
+    // (toStorage only rebuilds the top level unless the resource converts: no copy needed then.)
+    const oldForm = info.convert || info.sharedStorage ? deepClone(oldStored) : oldStored;
     const unchanged = deepEqual(
       stripVolatile(stored),
-      stripVolatile(this.toStorage(info, deepClone(oldStored))),
+      stripVolatile(this.toStorage(info, oldForm)),
     );
     const finalizersGone =
       !!nm.deletionTimestamp &&
@@ -343,6 +348,24 @@ export class ObjectRest extends ObjectDeletes {
     nm.resourceVersion = String(nrv);
     this.store.commit(this.bucket(info), "MODIFIED", stored, nrv, oldStored);
     return { code: 200, body: yield* this.resultSteps(scope, stored) };
+  }
+
+  /**
+   * A write kube-apiserver's own storage code makes (a registry's `GuaranteedUpdate`, as the pod
+   * binding storage assigns a node): past admission, validation and the field manager, keeping
+   * the store's invariants (a new resourceVersion, a MODIFIED event, committed objects never
+   * changed). `mutate` changes a copy of the stored object and may throw to refuse; nothing is
+   * written when nothing changed. Returns what is stored.
+   */
+  storageUpdate(scope: RequestScope, mutate: (copy: KubeObject) => void): KubeObject {
+    const current = this.existing(scope);
+    const next = deepClone(current);
+    mutate(next);
+    if (deepEqual(next, current)) return current;
+    const rv = this.store.nextRV();
+    meta(next).resourceVersion = String(rv);
+    this.store.commit(this.bucket(scope.info), "MODIFIED", next, rv, current);
+    return next;
   }
 
   // ---------------------------------------------------------------- scale

@@ -1,14 +1,14 @@
 /**
  * Binding a pod to a node, as the scheduler does: `POST .../namespaces/<ns>/bindings` or
  * `POST .../pods/<name>/binding` with a Binding whose target names the node. The pod gets
- * `spec.nodeName` and a `PodScheduled=True` condition in one write (its managedFields untouched,
- * as kube's binding storage leaves them); a pod already bound is a Conflict. Answered with kube's
- * Success Status (201).
+ * `spec.nodeName` and a `PodScheduled=True` condition in one write in storage, as kube's binding
+ * storage makes it (no pod admission or validation, managedFields untouched); a pod already
+ * bound or being deleted is a Conflict. Answered with kube's Success Status (201).
  */
 import { errors } from "@opgen/apimachinery/status";
 import { nowTime } from "../../api/meta.js";
 import type { Registry } from "../../api/registry.js";
-import { deepClone, isObject, type JsonObject, type KubeObject } from "../../api/types.js";
+import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
 import type { ObjectRest } from "../../rest/objects.js";
 import type { UserInfo } from "../../rest/scope.js";
 
@@ -35,30 +35,29 @@ export function bindPod(
     manager: scope.manager ?? "kube-scheduler",
     warnings: [],
   };
-  const pod = rest.get(podScope);
-  const spec = (isObject(pod.spec) ? pod.spec : {}) as JsonObject;
-  if (typeof spec.nodeName === "string" && spec.nodeName !== "")
-    throw errors.conflict(
-      { group: "", resource: "pods/binding" },
-      name,
-      `pod ${name} is already assigned to node "${spec.nodeName}"`,
+  // kube's binding storage assigns the node in storage (GuaranteedUpdate): no pod admission,
+  // no validation, managedFields as they were; a refusal is a Conflict on pods/binding.
+  const refuse = (why: string) =>
+    errors.conflict({ group: "", resource: "pods/binding" }, name, why);
+  rest.storageUpdate(podScope, (pod) => {
+    if (pod.metadata?.deletionTimestamp)
+      throw refuse(`pod ${name} is being deleted, cannot be assigned to a host`);
+    const spec = (isObject(pod.spec) ? pod.spec : {}) as JsonObject;
+    if (typeof spec.nodeName === "string" && spec.nodeName !== "")
+      throw refuse(`pod ${name} is already assigned to node "${spec.nodeName}"`);
+    spec.nodeName = target.name;
+    pod.spec = spec;
+    const status = (isObject(pod.status) ? pod.status : {}) as JsonObject;
+    const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(
+      (c) => !(isObject(c) && c.type === "PodScheduled"),
     );
-  const next = deepClone(pod);
-  (next.spec as JsonObject).nodeName = target.name;
-  const status = (isObject(next.status) ? next.status : {}) as JsonObject;
-  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(
-    (c) => !(isObject(c) && c.type === "PodScheduled"),
-  );
-  conditions.push({
-    type: "PodScheduled",
-    status: "True",
-    lastProbeTime: null,
-    lastTransitionTime: nowTime(),
-  });
-  next.status = { ...status, conditions };
-  // kube's binding storage writes the pod in storage, past the field manager: managedFields stay.
-  rest.update({ ...podScope, subresource: "binding" }, next, {
-    managedFields: pod.metadata?.managedFields ?? [],
+    conditions.push({
+      type: "PodScheduled",
+      status: "True",
+      lastProbeTime: null,
+      lastTransitionTime: nowTime(),
+    });
+    pod.status = { ...status, conditions };
   });
   return {
     code: 201,
