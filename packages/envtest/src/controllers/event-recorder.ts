@@ -112,6 +112,15 @@ export class EventRecorder {
     return written;
   }
 
+  /**
+   * Resolves once every event recorded so far is written: the controllers write a status after
+   * the events that explain it (client-go's sink is asynchronous; envtest orders them so a test
+   * that sees the status finds the events).
+   */
+  written(): Promise<void> {
+    return this.tail;
+  }
+
   /** Patches the stored event `key` names (count, time, combined message); false when gone. */
   private async repeat(
     client: ApiClient,

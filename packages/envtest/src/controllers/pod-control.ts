@@ -108,7 +108,7 @@ export class PodControl {
     try {
       const created = await this.clientOf(owner).create(PODS, pod);
       const name = created.metadata?.name ?? podName;
-      await this.events.event(
+      void this.events.event(
         this.source(owner),
         owner,
         "Normal",
@@ -118,7 +118,7 @@ export class PodControl {
       return { pod: created };
     } catch (error) {
       if (!namespaceTerminating(error))
-        await this.events.event(
+        void this.events.event(
           this.source(owner),
           owner,
           "Warning",
@@ -162,7 +162,7 @@ export class PodControl {
       if (isNotFound(e)) return;
       throw e;
     }
-    await this.events.event(
+    void this.events.event(
       this.source(owner),
       owner,
       "Normal",

@@ -28,7 +28,10 @@ export function failedSync(e: unknown): boolean {
 }
 
 export class WorkQueue {
-  private readonly pending = new Map<string, { timer: NodeJS.Timeout; due: number }>();
+  /** Keys waiting, with their timer (none for keys due at once, run together: see flush). */
+  private readonly pending = new Map<string, { timer?: NodeJS.Timeout; due: number }>();
+  private readonly ready = new Set<string>();
+  private flushScheduled = false;
   private readonly failures = new Map<string, number>();
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
@@ -46,12 +49,34 @@ export class WorkQueue {
     const due = Date.now() + delay;
     const pending = this.pending.get(key);
     if (pending && pending.due <= due) return;
-    if (pending) clearTimeout(pending.timer);
+    if (pending?.timer) clearTimeout(pending.timer);
+    if (delay <= 0) {
+      // Right after the write that announced it: one setImmediate for all such keys.
+      this.pending.set(key, { due });
+      this.ready.add(key);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+      return;
+    }
     const timer = setTimeout(() => {
       this.pending.delete(key);
       void this.run(key);
     }, delay);
     this.pending.set(key, { timer, due });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const keys = [...this.ready];
+    this.ready.clear();
+    for (const key of keys) {
+      // Moved to a timer meanwhile, or dropped by stop().
+      if (this.pending.get(key)?.timer !== undefined || !this.pending.has(key)) continue;
+      this.pending.delete(key);
+      void this.run(key);
+    }
   }
 
   /** Accepts keys again after stop() (a server restarted on its port). */
@@ -61,8 +86,9 @@ export class WorkQueue {
 
   stop(): void {
     this.stopped = true;
-    for (const t of this.pending.values()) clearTimeout(t.timer);
+    for (const t of this.pending.values()) if (t.timer) clearTimeout(t.timer);
     this.pending.clear();
+    this.ready.clear();
     this.notifyIdle();
   }
 

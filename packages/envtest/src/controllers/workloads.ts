@@ -204,6 +204,7 @@ export class WorkloadControllers {
       )
       .slice(0, Math.max(0, pods.length - desired));
     for (const p of extra) await this.pods.delete(rs, p);
+    await this.events.written();
     const live = this.ownedPods(rs);
     const ready = live.filter(isPodReady).length;
     const now = nowTime();
@@ -263,6 +264,7 @@ export class WorkloadControllers {
       const ordinal = Number(/-(\d+)$/.exec(p.metadata?.name ?? "")?.[1] ?? -1);
       if (ordinal >= desired) await this.pods.delete(sts, p);
     }
+    await this.events.written();
     const live = this.ownedPods(sts).filter(
       (p) => Number(/-(\d+)$/.exec(p.metadata?.name ?? "")?.[1] ?? -1) < desired,
     );
@@ -300,6 +302,7 @@ export class WorkloadControllers {
           )
         : undefined;
     for (const extra of pods.slice(1)) await this.pods.delete(ds, extra);
+    await this.events.written();
     const live = this.ownedPods(ds);
     const ready = live.filter(isPodReady).length;
     const current = this.stored(buckets.daemonsets, ds);
@@ -354,6 +357,7 @@ export class WorkloadControllers {
             }),
           )
         : undefined;
+    await this.events.written();
     const live = this.ownedPods(job).filter(
       (p) => phase(p) !== "Succeeded" && phase(p) !== "Failed",
     );
