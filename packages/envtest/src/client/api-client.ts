@@ -22,6 +22,8 @@ import { subresourcesOf } from "../api/subresources.js";
 import {
   deepClone,
   deepEqual,
+  isObject,
+  type JsonObject,
   type KubeObject,
   type ResourceInfo,
   storageVersion,
@@ -139,6 +141,24 @@ export class ApiClient {
     mutate(next);
     if (deepEqual(next, current)) return current;
     return this.update(res, next, opts);
+  }
+
+  /**
+   * A status report on `current` (as stored): `mutate` changes a copy of its status (or returns
+   * a new one), written through `<resource>/status` with `current`'s resourceVersion unless it is
+   * unchanged. Nothing but the status is copied: what controllers report most often stays cheap.
+   */
+  async changeStatus(
+    res: Resource,
+    current: KubeObject,
+    mutate: (status: JsonObject) => JsonObject | undefined,
+  ): Promise<KubeObject> {
+    const before = isObject(current.status) ? current.status : {};
+    const copy = deepClone(before);
+    const status = mutate(copy) ?? copy;
+    if (deepEqual(status, before)) return current;
+    // The status subresource takes only the body's status (rest/objects.ts copies it).
+    return this.update(res, { ...current, status }, { subresource: "status" });
   }
 
   /** PATCH with a JSON, merge or strategic merge patch document. */

@@ -145,14 +145,7 @@ export class DisruptionController {
       expectedPods: expected,
       conditions: [condition],
     };
-    return this.client.change(
-      PDB_RESOURCE,
-      current,
-      (o) => {
-        o.status = next;
-      },
-      { subresource: "status" },
-    );
+    return this.client.changeStatus(PDB_RESOURCE, current, () => next);
   }
 
   private expectedScale(pods: KubeObject[]): number {

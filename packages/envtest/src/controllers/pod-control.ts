@@ -66,27 +66,20 @@ export async function replicaSetCreateFailed(
   const current = store.get("apps/deployments", d.metadata?.namespace, d.metadata?.name ?? "");
   if (!current || current.metadata?.uid !== d.metadata?.uid) return;
   const now = nowTime();
-  const toStatus = { subresource: "status" };
-  await client.change(
-    DEPLOYMENTS,
-    current,
-    (c) => {
-      const status = (c.status ?? {}) as JsonObject;
-      const conds = (status.conditions as JsonObject[] | undefined) ?? [];
-      const old = conds.find((x) => x.type === "Progressing");
-      if (old && old.status === "False" && old.reason === reason) return;
-      const cond = {
-        type: "Progressing",
-        status: "False",
-        lastUpdateTime: now,
-        lastTransitionTime: old?.status === "False" ? old.lastTransitionTime : now,
-        reason,
-        message,
-      };
-      c.status = { ...status, conditions: [...conds.filter((x) => x !== old), cond] };
-    },
-    toStatus,
-  );
+  await client.changeStatus(DEPLOYMENTS, current, (status) => {
+    const conds = (status.conditions as JsonObject[] | undefined) ?? [];
+    const old = conds.find((x) => x.type === "Progressing");
+    if (old && old.status === "False" && old.reason === reason) return undefined;
+    const cond = {
+      type: "Progressing",
+      status: "False",
+      lastUpdateTime: now,
+      lastTransitionTime: old?.status === "False" ? old.lastTransitionTime : now,
+      reason,
+      message,
+    };
+    return { ...status, conditions: [...conds.filter((x) => x !== old), cond] };
+  });
 }
 
 export class PodControl {

@@ -21,7 +21,6 @@ export const simulatedNode = "envtest-node";
 const podsBucket = "/pods";
 const PODS = { group: "", version: "v1", resource: "pods" };
 const NODES = { group: "", version: "v1", resource: "nodes" };
-const STATUS = { subresource: "status" };
 
 export class Simulator {
   private unsubscribe: () => void = () => {};
@@ -95,37 +94,30 @@ export class Simulator {
     const status = (node.status ?? {}) as JsonObject;
     if (Array.isArray(status.conditions) && status.conditions.length) return;
     const now = nowTime();
-    await this.kubelet.change(
-      NODES,
-      node,
-      (c) => {
-        c.status = {
-          capacity: { cpu: "8", memory: "32Gi", pods: "110" },
-          allocatable: { cpu: "8", memory: "32Gi", pods: "110" },
-          conditions: [
-            {
-              type: "Ready",
-              status: "True",
-              reason: "KubeletReady",
-              message: "kubelet is posting ready status",
-              lastHeartbeatTime: now,
-              lastTransitionTime: now,
-            },
-          ],
-          addresses: [
-            { type: "InternalIP", address: "10.0.0.1" },
-            { type: "Hostname", address: simulatedNode },
-          ],
-          nodeInfo: {
-            kubeletVersion: "v1.32.0",
-            operatingSystem: "linux",
-            architecture: "amd64",
-            containerRuntimeVersion: "envtest://simulated",
-          },
-        };
+    await this.kubelet.changeStatus(NODES, node, () => ({
+      capacity: { cpu: "8", memory: "32Gi", pods: "110" },
+      allocatable: { cpu: "8", memory: "32Gi", pods: "110" },
+      conditions: [
+        {
+          type: "Ready",
+          status: "True",
+          reason: "KubeletReady",
+          message: "kubelet is posting ready status",
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
+      ],
+      addresses: [
+        { type: "InternalIP", address: "10.0.0.1" },
+        { type: "Hostname", address: simulatedNode },
+      ],
+      nodeInfo: {
+        kubeletVersion: "v1.32.0",
+        operatingSystem: "linux",
+        architecture: "amd64",
+        containerRuntimeVersion: "envtest://simulated",
       },
-      STATUS,
-    );
+    }));
   }
 
   private async reconcilePod(namespace: string | undefined, name: string): Promise<void> {
@@ -181,46 +173,39 @@ export class Simulator {
     const containers = (spec.containers as JsonObject[] | undefined) ?? [];
     const ip = `10.244.0.${this.nextIp}`;
     this.nextIp = this.nextIp >= 254 ? 2 : this.nextIp + 1;
-    await this.kubelet.change(
-      PODS,
-      pod,
-      (c) => {
-        c.status = {
-          ...status,
-          phase: "Running",
-          hostIP: "10.0.0.1",
-          hostIPs: [{ ip: "10.0.0.1" }],
-          podIP: ip,
-          podIPs: [{ ip }],
-          startTime: now,
-          qosClass: status.qosClass ?? "BestEffort",
-          conditions: [
-            "PodReadyToStartContainers",
-            "Initialized",
-            "Ready",
-            "ContainersReady",
-            "PodScheduled",
-          ].map((type) => ({
-            type,
-            status: "True",
-            lastProbeTime: null,
-            lastTransitionTime: now,
-          })),
-          containerStatuses: containers.map((ct) => ({
-            name: ct.name,
-            image: ct.image,
-            imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
-            containerID: `envtest://${String(ct.name)}`,
-            ready: true,
-            started: true,
-            restartCount: 0,
-            state: { running: { startedAt: now } },
-            lastState: {},
-          })),
-        };
-      },
-      STATUS,
-    );
+    await this.kubelet.changeStatus(PODS, pod, () => ({
+      ...status,
+      phase: "Running",
+      hostIP: "10.0.0.1",
+      hostIPs: [{ ip: "10.0.0.1" }],
+      podIP: ip,
+      podIPs: [{ ip }],
+      startTime: now,
+      qosClass: status.qosClass ?? "BestEffort",
+      conditions: [
+        "PodReadyToStartContainers",
+        "Initialized",
+        "Ready",
+        "ContainersReady",
+        "PodScheduled",
+      ].map((type) => ({
+        type,
+        status: "True",
+        lastProbeTime: null,
+        lastTransitionTime: now,
+      })),
+      containerStatuses: containers.map((ct) => ({
+        name: ct.name,
+        image: ct.image,
+        imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
+        containerID: `envtest://${String(ct.name)}`,
+        ready: true,
+        started: true,
+        restartCount: 0,
+        state: { running: { startedAt: now } },
+        lastState: {},
+      })),
+    }));
   }
 
   /**
@@ -238,58 +223,48 @@ export class Simulator {
     );
     if (added.length === 0) return;
     const now = nowTime();
-    await this.kubelet.change(
-      PODS,
-      pod,
-      (c) => {
-        const cs = (c.status ?? {}) as JsonObject;
-        cs.ephemeralContainerStatuses = [
-          ...((cs.ephemeralContainerStatuses as JsonObject[] | undefined) ?? []),
-          ...added.map((ct) => ({
-            name: ct.name,
-            image: ct.image,
-            imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
-            containerID: `envtest://${String(ct.name)}`,
-            ready: false,
-            restartCount: 0,
-            state: { running: { startedAt: now } },
-            lastState: {},
-          })),
-        ];
-        c.status = cs;
-      },
-      STATUS,
-    );
+    await this.kubelet.changeStatus(PODS, pod, (current) => {
+      const cs = current;
+      cs.ephemeralContainerStatuses = [
+        ...((cs.ephemeralContainerStatuses as JsonObject[] | undefined) ?? []),
+        ...added.map((ct) => ({
+          name: ct.name,
+          image: ct.image,
+          imageID: `${String(ct.image)}@sha256:${"0".repeat(64)}`,
+          containerID: `envtest://${String(ct.name)}`,
+          ready: false,
+          restartCount: 0,
+          state: { running: { startedAt: now } },
+          lastState: {},
+        })),
+      ];
+      return cs;
+    });
   }
 
   /** A Job's pod runs to completion: its containers exit 0. */
   private async complete(pod: KubeObject): Promise<void> {
     const now = nowTime();
-    await this.kubelet.change(
-      PODS,
-      pod,
-      (c) => {
-        const status = (c.status ?? {}) as JsonObject;
-        status.phase = "Succeeded";
-        status.conditions = ((status.conditions as JsonObject[] | undefined) ?? []).map((cond) =>
-          cond.type === "Ready" || cond.type === "ContainersReady"
-            ? { ...cond, status: "False", reason: "PodCompleted", lastTransitionTime: now }
-            : cond,
-        );
-        status.containerStatuses = (
-          (status.containerStatuses as JsonObject[] | undefined) ?? []
-        ).map((cs) => ({
+    await this.kubelet.changeStatus(PODS, pod, (current) => {
+      const status = current;
+      status.phase = "Succeeded";
+      status.conditions = ((status.conditions as JsonObject[] | undefined) ?? []).map((cond) =>
+        cond.type === "Ready" || cond.type === "ContainersReady"
+          ? { ...cond, status: "False", reason: "PodCompleted", lastTransitionTime: now }
+          : cond,
+      );
+      status.containerStatuses = ((status.containerStatuses as JsonObject[] | undefined) ?? []).map(
+        (cs) => ({
           ...cs,
           ready: false,
           started: false,
           state: {
             terminated: { exitCode: 0, reason: "Completed", startedAt: now, finishedAt: now },
           },
-        }));
-        c.status = status;
-      },
-      STATUS,
-    );
+        }),
+      );
+      return status;
+    });
   }
 }
 

@@ -48,7 +48,6 @@ const REPLICASETS = { group: "apps", version: "v1", resource: "replicasets" };
 const STATEFULSETS = { group: "apps", version: "v1", resource: "statefulsets" };
 const DAEMONSETS = { group: "apps", version: "v1", resource: "daemonsets" };
 const JOBS = { group: "batch", version: "v1", resource: "jobs" };
-const STATUS = { subresource: "status" };
 
 export class WorkloadControllers {
   private unsubscribe: () => void = () => {};
@@ -210,28 +209,22 @@ export class WorkloadControllers {
     const now = nowTime();
     const current = this.stored(buckets.replicasets, rs);
     if (!current) return false;
-    await this.client("ReplicaSet").change(
-      REPLICASETS,
-      current,
-      (c) => {
-        const prev = (c.status ?? {}) as JsonObject;
-        const conditions = withReplicaFailure(
-          (prev.conditions as JsonObject[] | undefined) ?? [],
-          error,
-          pods.length,
-          desired,
-          now,
-        );
-        c.status = {
-          replicas: live.length,
-          fullyLabeledReplicas: live.length,
-          ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
-          observedGeneration: c.metadata?.generation ?? 1,
-          ...(conditions.length ? { conditions } : {}),
-        };
-      },
-      STATUS,
-    );
+    await this.client("ReplicaSet").changeStatus(REPLICASETS, current, (prev) => {
+      const conditions = withReplicaFailure(
+        (prev.conditions as JsonObject[] | undefined) ?? [],
+        error,
+        pods.length,
+        desired,
+        now,
+      );
+      return {
+        replicas: live.length,
+        fullyLabeledReplicas: live.length,
+        ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
+        observedGeneration: current.metadata?.generation ?? 1,
+        ...(conditions.length ? { conditions } : {}),
+      };
+    });
     return error !== undefined;
   }
 
@@ -271,25 +264,16 @@ export class WorkloadControllers {
     const ready = live.filter(isPodReady).length;
     const current = this.stored(buckets.statefulsets, sts);
     if (!current) return false;
-    await this.client("StatefulSet").change(
-      STATEFULSETS,
-      current,
-      (c) => {
-        c.status = {
-          observedGeneration: c.metadata?.generation ?? 1,
-          replicas: live.length,
-          ...(ready
-            ? { readyReplicas: ready, availableReplicas: ready }
-            : { availableReplicas: 0 }),
-          currentReplicas: live.length,
-          updatedReplicas: live.length,
-          currentRevision: revision,
-          updateRevision: revision,
-          collisionCount: 0,
-        };
-      },
-      STATUS,
-    );
+    await this.client("StatefulSet").changeStatus(STATEFULSETS, current, () => ({
+      observedGeneration: current.metadata?.generation ?? 1,
+      replicas: live.length,
+      ...(ready ? { readyReplicas: ready, availableReplicas: ready } : { availableReplicas: 0 }),
+      currentReplicas: live.length,
+      updatedReplicas: live.length,
+      currentRevision: revision,
+      updateRevision: revision,
+      collisionCount: 0,
+    }));
     return error !== undefined && !namespaceTerminating(error);
   }
 
@@ -307,23 +291,16 @@ export class WorkloadControllers {
     const ready = live.filter(isPodReady).length;
     const current = this.stored(buckets.daemonsets, ds);
     if (!current) return false;
-    await this.client("DaemonSet").change(
-      DAEMONSETS,
-      current,
-      (c) => {
-        c.status = {
-          currentNumberScheduled: live.length,
-          numberMisscheduled: 0,
-          desiredNumberScheduled: 1,
-          numberReady: ready,
-          observedGeneration: c.metadata?.generation ?? 1,
-          updatedNumberScheduled: live.length,
-          numberAvailable: ready,
-          ...(ready < 1 ? { numberUnavailable: 1 - ready } : {}),
-        };
-      },
-      STATUS,
-    );
+    await this.client("DaemonSet").changeStatus(DAEMONSETS, current, () => ({
+      currentNumberScheduled: live.length,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 1,
+      numberReady: ready,
+      observedGeneration: current.metadata?.generation ?? 1,
+      updatedNumberScheduled: live.length,
+      numberAvailable: ready,
+      ...(ready < 1 ? { numberUnavailable: 1 - ready } : {}),
+    }));
     return error !== undefined;
   }
 
@@ -364,41 +341,36 @@ export class WorkloadControllers {
     const now = nowTime();
     const current = this.stored(buckets.jobs, job);
     if (!current) return false;
-    await this.client("Job").change(
-      JOBS,
-      current,
-      (c) => {
-        const prev = (c.status ?? {}) as JsonObject;
-        const complete = succeeded >= completions;
-        const reached = {
-          status: "True",
-          lastProbeTime: now,
-          lastTransitionTime: now,
-          reason: "CompletionsReached",
-          message: "Reached expected number of succeeded pods",
-        };
-        c.status = {
-          ...prev,
-          startTime: prev.startTime ?? now,
-          ...(live.length ? { active: live.length } : {}),
-          ...(succeeded ? { succeeded } : {}),
-          ready: live.filter(isPodReady).length,
-          terminating: 0,
-          uncountedTerminatedPods: {},
-          ...(complete
-            ? {
-                completionTime: prev.completionTime ?? now,
-                conditions: (prev.conditions as JsonObject[] | undefined) ?? [
-                  { type: "SuccessCriteriaMet", ...reached },
-                  { type: "Complete", ...reached },
-                ],
-              }
-            : {}),
-        };
-        if (!live.length) delete (c.status as JsonObject).active;
-      },
-      STATUS,
-    );
+    await this.client("Job").changeStatus(JOBS, current, (prev) => {
+      const complete = succeeded >= completions;
+      const reached = {
+        status: "True",
+        lastProbeTime: now,
+        lastTransitionTime: now,
+        reason: "CompletionsReached",
+        message: "Reached expected number of succeeded pods",
+      };
+      const status: JsonObject = {
+        ...prev,
+        startTime: prev.startTime ?? now,
+        ...(live.length ? { active: live.length } : {}),
+        ...(succeeded ? { succeeded } : {}),
+        ready: live.filter(isPodReady).length,
+        terminating: 0,
+        uncountedTerminatedPods: {},
+        ...(complete
+          ? {
+              completionTime: prev.completionTime ?? now,
+              conditions: (prev.conditions as JsonObject[] | undefined) ?? [
+                { type: "SuccessCriteriaMet", ...reached },
+                { type: "Complete", ...reached },
+              ],
+            }
+          : {}),
+      };
+      if (!live.length) delete status.active;
+      return status;
+    });
     return error !== undefined;
   }
 }

@@ -124,19 +124,14 @@ async function evictOnce(
       `The disruption budget ${pdbName} needs ${desired} healthy pods and has ${healthy} currently`,
     );
   if (!opts.dryRun?.length && !scope.query.getAll("dryRun").length) {
-    await loopback.change(
-      PDB_RESOURCE,
-      pdb,
-      (o) => {
-        const s = o.status as JsonObject;
-        s.disruptionsAllowed = allowed - 1;
-        s.disruptedPods = {
-          ...((s.disruptedPods as Record<string, string>) ?? {}),
-          [name]: nowTime(),
-        };
-      },
-      { subresource: "status" },
-    );
+    await loopback.changeStatus(PDB_RESOURCE, pdb, (s) => {
+      s.disruptionsAllowed = allowed - 1;
+      s.disruptedPods = {
+        ...((s.disruptedPods as Record<string, string>) ?? {}),
+        [name]: nowTime(),
+      };
+      return s;
+    });
   }
   return remove();
 }
