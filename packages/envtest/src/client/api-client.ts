@@ -76,11 +76,6 @@ export class ApiClient {
     readonly identity: Identity,
   ) {}
 
-  /** The same writer under another field manager. */
-  withManager(manager: string): ApiClient {
-    return new ApiClient(this.deps, { ...this.identity, manager });
-  }
-
   private scope(res: Resource, key: Partial<ObjectKey>, opts: WriteOptions = {}): RequestScope {
     const found = this.deps.registry.lookup(res.group, res.version, res.resource);
     if (!found) throw errors.notFoundPath();
@@ -191,15 +186,6 @@ export class ApiClient {
   async delete(res: Resource, key: ObjectKey, opts: DeleteOptions = {}): Promise<WriteResult> {
     const scope = this.scope(res, key);
     return retryConcurrent(() => this.deps.rest.deleteAsync(scope, opts));
-  }
-
-  /** DELETE of every object of a resource in `namespace` (admission per object, as kube). */
-  deleteCollection(
-    res: Resource,
-    namespace: string | undefined,
-    opts: DeleteOptions = {},
-  ): Promise<WriteResult> {
-    return this.deps.rest.deleteCollectionAsync(this.scope(res, { namespace }), opts);
   }
 
   /**
