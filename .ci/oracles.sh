@@ -10,6 +10,7 @@ PACKAGES=(
   golang-1.19-go           # the toolchain: /usr/lib/go-1.19/bin/go
   golang-gopkg-yaml.v2-dev # gopkg.in/yaml.v2, the YAML writer's oracle (test/oracles/yaml)
   golang-k8s-sigs-yaml-dev # sigs.k8s.io/yaml, controller-gen's way into yaml.v2
+  golang-k8s-sigs-structured-merge-diff-dev # SMD v4.1.2 sources, the SSA oracle (test/oracles/ssa)
 )
 
 missing=()

@@ -5,4 +5,5 @@
 
 export { itemKey, type ListShape, listShape } from "./list-shape.js";
 export { catalogNode, listMapKey, type MergeNode, schemaNode } from "./navigator.js";
+export * as ssa from "./ssa/index.js";
 export { applyStrategicMergePatch } from "./strategic.js";
