@@ -3,7 +3,7 @@
 
 import { protobufSchemas } from "@opgen/apimachinery/catalog";
 import { evaluateJsonPath } from "@opgen/apimachinery/jsonpath";
-import { applyStrategicMergePatch, catalogNode, schemaNode } from "@opgen/apimachinery/merge";
+import { applyStrategicMergePatch, catalogNode, schemaNode, ssa } from "@opgen/apimachinery/merge";
 import { parseFieldSelector, parseLabelSelector } from "@opgen/apimachinery/selectors";
 import { ApiError } from "@opgen/apimachinery/status";
 import pb from "protobufjs/light.js";
@@ -15,7 +15,6 @@ import { applyJsonPatch } from "../src/patch/jsonpatch.js";
 import { applyMergePatch } from "../src/patch/mergepatch.js";
 import { humanDuration } from "../src/registry/printing.js";
 import { fieldMatcher } from "../src/rest/field-selectors.js";
-import { changedFields, difference, leafPaths, toFieldsV1 } from "../src/rest/managed-fields.js";
 
 describe("label selectors", () => {
   const cases: [string, Record<string, string>, boolean][] = [
@@ -199,7 +198,10 @@ describe("version order", () => {
 });
 
 describe("field sets", () => {
-  it("computes changed fields with keyed lists and renders FieldsV1", () => {
+  // What structured-merge-diff records (the differential test against SMD covers the rest): a
+  // create owns the parents it creates (`.` on spec and the list), a later writer owns what it
+  // added or changed, the keyed item it added, and not the list itself.
+  it("records Update operations with keyed lists and renders FieldsV1", () => {
     const old = { spec: { a: 1, list: [{ type: "X", v: 1 }] } };
     const next = {
       metadata: { labels: { app: "x" } },
@@ -228,17 +230,39 @@ describe("field sets", () => {
         },
       },
     };
-    const set = changedFields(next, old, schemaNode(schema));
-    expect(toFieldsV1(set)).toEqual({
-      "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
-      "f:spec": {
-        "f:a": {},
-        "f:list": { ".": {}, 'k:{"type":"Y"}': { ".": {}, "f:type": {}, "f:v": {} } },
-      },
-    });
-    expect(
-      leafPaths(difference(set, changedFields({ spec: { a: 2 } }, undefined, schemaNode(schema)))),
-    ).toContain(".metadata.labels.app");
+    const atom = ssa.withField(
+      ssa.crdAtom(schema),
+      "metadata",
+      ssa.definitionAtom("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
+    );
+    const scope = (manager: string) => ({ manager, apiVersion: "v1", atom, now: () => "T" });
+    const created = ssa.updateManagedFields(undefined, old, scope("a"));
+    const entries = ssa.updateManagedFields(
+      { ...old, metadata: { managedFields: created } },
+      next,
+      scope("b"),
+    );
+    expect(entries.map((e) => [e.manager, e.fieldsV1])).toEqual([
+      [
+        "a",
+        {
+          "f:spec": {
+            ".": {},
+            "f:list": { ".": {}, 'k:{"type":"X"}': { ".": {}, "f:type": {}, "f:v": {} } },
+          },
+        },
+      ],
+      [
+        "b",
+        {
+          "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
+          "f:spec": {
+            "f:a": {},
+            "f:list": { 'k:{"type":"Y"}': { ".": {}, "f:type": {}, "f:v": {} } },
+          },
+        },
+      ],
+    ]);
   });
 });
 
