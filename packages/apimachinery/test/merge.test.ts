@@ -4,6 +4,7 @@ import {
   catalogNode,
   listMapKey,
   schemaNode,
+  ssa,
 } from "../src/merge/index.js";
 
 describe("strategic merge patch from the catalog", () => {
@@ -150,5 +151,47 @@ describe("list semantics", () => {
     expect(listMapKey({ name: "n" }, items)).toBe('["n","A"]');
     expect(node.field("labels")!.isMap).toBe(true);
     expect(node.field("items")!.isMap).toBe(false);
+  });
+});
+
+describe("a built-in's zero value (what the field manager compares a create against)", () => {
+  it("has required fields at their zero and spec and status as structs", () => {
+    expect(ssa.definitionZero("io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler")).toEqual({
+      metadata: {},
+      spec: { maxReplicas: 0, scaleTargetRef: { kind: "", name: "" } },
+      status: { currentReplicas: 0, desiredReplicas: 0 },
+    });
+    // A required pointer and a required slice are null; the template is a struct.
+    const d = ssa.definitionZero("io.k8s.api.apps.v1.Deployment") as {
+      spec: Record<string, unknown>;
+    };
+    expect(d.spec.selector).toEqual({});
+    expect(d.spec.template).toEqual({ metadata: {}, spec: { containers: null } });
+    expect(ssa.definitionZero("io.k8s.api.core.v1.Nope")).toBeUndefined();
+  });
+
+  it("makes a create own no '.' on parents that the zero value has", () => {
+    const name = "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler";
+    const scope = {
+      manager: "m",
+      apiVersion: "autoscaling/v1",
+      atom: ssa.definitionAtom(name)!,
+      zero: ssa.definitionZero(name),
+      now: () => "T",
+    };
+    const hpa = {
+      spec: {
+        scaleTargetRef: { kind: "Deployment", name: "web" },
+        maxReplicas: 3,
+        minReplicas: 1,
+      },
+    };
+    expect(ssa.updateManagedFields(undefined, hpa, scope)[0]!.fieldsV1).toEqual({
+      "f:spec": { "f:maxReplicas": {}, "f:minReplicas": {}, "f:scaleTargetRef": {} },
+    });
+    const { zero: _z, ...untyped } = scope;
+    expect(ssa.updateManagedFields(undefined, hpa, untyped)[0]!.fieldsV1).toEqual({
+      "f:spec": { ".": {}, "f:maxReplicas": {}, "f:minReplicas": {}, "f:scaleTargetRef": {} },
+    });
   });
 });

@@ -3,7 +3,7 @@
 
 import { protobufSchemas } from "@opgen/apimachinery/catalog";
 import { evaluateJsonPath } from "@opgen/apimachinery/jsonpath";
-import { applyStrategicMergePatch, catalogNode, schemaNode, ssa } from "@opgen/apimachinery/merge";
+import { applyStrategicMergePatch, catalogNode, ssa } from "@opgen/apimachinery/merge";
 import { parseFieldSelector, parseLabelSelector } from "@opgen/apimachinery/selectors";
 import { ApiError } from "@opgen/apimachinery/status";
 import pb from "protobufjs/light.js";

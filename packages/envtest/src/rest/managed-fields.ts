@@ -12,7 +12,7 @@ import type {
   ResourceInfo,
   ResourceVersionInfo,
 } from "../api/types.js";
-import { atomFor, converterFor } from "./merge-schema.js";
+import { atomFor, converterFor, inVersion, zeroFor } from "./merge-schema.js";
 
 export interface ManagedFieldsContext {
   manager: string;
@@ -28,12 +28,14 @@ export function fieldManagerScope(
   ctx: Omit<ManagedFieldsContext, "operation">,
 ): ssa.FieldManagerScope {
   const convert = converterFor(ctx.info);
+  const zero = zeroFor(ctx.info, ctx.version);
   return {
     manager: ctx.manager,
     apiVersion: ctx.apiVersion,
     subresource: ctx.subresource,
     atom: atomFor(ctx.info, ctx.version),
     ...(convert ? { convert } : {}),
+    ...(zero ? { zero } : {}),
     now: nowTime,
   };
 }
@@ -47,7 +49,8 @@ export function recordManagedFields(
   if (!obj.metadata) obj.metadata = {};
   let entries: ssa.ManagedFieldsEntry[];
   try {
-    entries = ssa.updateManagedFields(old, obj, fieldManagerScope(ctx));
+    const view = <T>(o: T): T => inVersion(ctx.info, ctx.version, o);
+    entries = ssa.updateManagedFields(view(old), view(obj), fieldManagerScope(ctx));
   } catch (e) {
     // kube's UpdateNoErrors: a write the field manager cannot follow clears managedFields.
     if (!(e instanceof ssa.SmdError)) throw e;

@@ -2,11 +2,18 @@
  * The structured-merge-diff schema that server-side apply and managedFields walk for a resource
  * version: the 1.32 catalog's definition for a built-in, the CRD's structural schema for a custom
  * resource with `metadata` read as ObjectMeta (kube's CRD OpenAPI refers to ObjectMeta there),
- * and the conversion to another served version for kinds served in several (HPA v1 and v2).
+ * and the conversion to another served version for kinds served in several (HPA v1 and v2,
+ * multi-version CRDs).
  */
 import { definitionName } from "@opgen/apimachinery/catalog";
 import { ssa } from "@opgen/apimachinery/merge";
-import type { KubeObject, ResourceInfo, ResourceVersionInfo } from "../api/types.js";
+import {
+  groupVersion,
+  isObject,
+  type KubeObject,
+  type ResourceInfo,
+  type ResourceVersionInfo,
+} from "../api/types.js";
 
 const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 const cache = new WeakMap<ResourceVersionInfo, ssa.Atom>();
@@ -30,17 +37,54 @@ function build(info: ResourceInfo, version: ResourceVersionInfo): ssa.Atom {
   return ssa.withField(root ?? ssa.deduced, "metadata", ssa.definitionAtom(OBJECT_META));
 }
 
-/** The Updater's converter: another served version of a multi-version kind, or none. */
+const zeros = new WeakMap<ResourceVersionInfo, KubeObject | null>();
+
+/** The object a create is compared against: a built-in's Go zero value, or none (a CR's `{}`). */
+export function zeroFor(info: ResourceInfo, version: ResourceVersionInfo): KubeObject | undefined {
+  let z = zeros.get(version);
+  if (z === undefined) {
+    const name = info.custom
+      ? undefined
+      : definitionName({ group: info.group, version: version.name, kind: info.kind });
+    const zero = name ? ssa.definitionZero(name) : undefined;
+    z = zero
+      ? { ...zero, apiVersion: groupVersion(info.group, version.name), kind: info.kind }
+      : null;
+    zeros.set(version, z);
+  }
+  return z ?? undefined;
+}
+
+/**
+ * An object as the field manager sees it: in the request's version. kube converts the live and
+ * the new object to the request's version before structured-merge-diff compares them; envtest
+ * decodes a built-in served in several versions to its storage version (as kube's internal
+ * one), so an HPA written through autoscaling/v1 is converted back here.
+ */
+export function inVersion<T>(info: ResourceInfo, version: ResourceVersionInfo, o: T): T {
+  if (!info.convert || !isObject(o)) return o;
+  const apiVersion = groupVersion(info.group, version.name);
+  return (o.apiVersion === apiVersion ? o : info.convert(o as KubeObject, version.name)) as T;
+}
+
+/**
+ * The Updater's converter (kube's versionConverter): a manager recorded in another version
+ * compares the objects converted to that version, with that version's schema. A built-in
+ * converts as its conversion functions do; a custom resource as the CRD's `None` strategy does
+ * (only apiVersion changes). A version the kind does not have is SMD's missing version: the
+ * manager is dropped.
+ */
 export function converterFor(info: ResourceInfo): ssa.Converter | undefined {
-  const convert = info.convert;
-  if (!convert) return undefined;
-  const prefix = info.group ? `${info.group}/` : "";
+  if (info.versions.length < 2) return undefined;
   return (tv, apiVersion) => {
-    if (!apiVersion.startsWith(prefix)) return undefined;
-    const version = info.versions.find((v) => v.name === apiVersion.slice(prefix.length));
+    const version = info.versions.find((v) => groupVersion(info.group, v.name) === apiVersion);
     if (!version) return undefined;
-    const value = tv.value as KubeObject;
-    const converted = value.apiVersion === apiVersion ? value : convert(value, version.name);
-    return { value: converted, atom: atomFor(info, version) };
+    let value = tv.value;
+    if (isObject(value) && value.apiVersion !== apiVersion) {
+      value = info.convert
+        ? info.convert(value as KubeObject, version.name)
+        : { ...value, apiVersion };
+    }
+    return { value, atom: atomFor(info, version) };
   };
 }

@@ -37,6 +37,11 @@ export interface FieldManagerScope {
   subresource?: string | undefined;
   /** The schema of the request's version. */
   atom: Atom;
+  /**
+   * The object a create is compared against (kube's `New(kind)`): a built-in's Go zero value
+   * (`definitionZero`); `{}` when absent (a custom resource's).
+   */
+  zero?: unknown;
   /** Converts to another served version (multi-version kinds); the identity otherwise. */
   convert?: Converter;
   /** The time recorded on entries (RFC 3339, seconds). */
@@ -276,7 +281,7 @@ export function updateManagedFields(
   const { managed } = liveOrNew(live, next, s);
   // skipNonAppliedManager: an existing object without entries is not tracked by updates.
   if (managed.fields.size === 0 && live !== undefined) return [];
-  const m = recordUpdate(live ?? {}, next, managed, s, identifier(s, "Update"));
+  const m = recordUpdate(live ?? s.zero ?? {}, next, managed, s, identifier(s, "Update"));
   return encode(m);
 }
 
@@ -298,7 +303,7 @@ export function applyManagedFields(
   let base: unknown = live ?? {};
   if (m.fields.size === 0) {
     // skipNonAppliedManager: what exists already belongs to "before-first-apply".
-    m = recordUpdate({}, base, m, s, identifier(s, "Update", "before-first-apply"));
+    m = recordUpdate(s.zero ?? {}, base, m, s, identifier(s, "Update", "before-first-apply"));
   }
   base = withoutManagedFields(base);
   const id = identifier(s, "Apply");

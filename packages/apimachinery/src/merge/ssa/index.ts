@@ -17,6 +17,7 @@ export {
   crdAtom,
   deduced,
   definitionAtom,
+  definitionZero,
   type ListAtom,
   type MapAtom,
   untypedAtomic,

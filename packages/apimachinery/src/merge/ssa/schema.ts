@@ -6,6 +6,7 @@
  * atoms (`__untyped_deduced_`: any scalar, atomic lists, granular maps of itself).
  */
 import { type DefinitionNode, definition } from "../../catalog/definitions.js";
+import { isObject, type JsonObject } from "../../schema/json.js";
 import type { JSONSchemaProps } from "../../schema/types.js";
 
 export interface ListAtom {
@@ -191,6 +192,70 @@ function defMap(target: DefinitionNode, mapType: string | undefined): MapAtom {
     fieldDefault: (name) => (Object.hasOwn(props, name) ? props[name]!.default : undefined),
     element: lazy(() => (typeof ap === "object" ? nodeAtom(ap) : deduced)),
   };
+}
+
+// ---------------------------------------------------------------- a built-in's zero value
+
+/**
+ * A built-in type's Go zero value in its unstructured form, which kube's field manager compares a
+ * create (and the first apply to an untracked object) against: `New(kind)` converted with
+ * `ToUnstructured`. There, a field without `omitempty` is present with its zero (`""`, `0`,
+ * `false`, `null` for slices, maps and pointers; a nested struct's own zero) and a value struct is
+ * present even with `omitempty`, so a create never adds `spec` and owns no `.` on it.
+ *
+ * The catalog has no Go types, so this reads them off OpenAPI: a required field is one without
+ * `omitempty` (openapi-gen's rule), and the value structs among the optional fields are the ones
+ * every kind embeds by value under the API conventions: `metadata`, `spec` and `status`. An
+ * optional struct of another name counts as a pointer (a create that sets it owns `.` on it).
+ * The types with their own JSON form take theirs: Time and MicroTime `null`, Quantity `"0"`,
+ * IntOrString `0`, RawExtension `null`.
+ */
+export function definitionZero(name: string): JsonObject | undefined {
+  const def = definition(name);
+  if (!def) return undefined;
+  const z = structZero(def, 0);
+  return isObject(z) ? z : undefined;
+}
+
+const VALUE_STRUCTS = new Set(["metadata", "spec", "status"]);
+const OWN_ZERO: Record<string, unknown> = {
+  "io.k8s.apimachinery.pkg.apis.meta.v1.Time": null,
+  "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime": null,
+  [QUANTITY]: "0",
+  "io.k8s.apimachinery.pkg.util.intstr.IntOrString": 0,
+  [RAW_EXTENSION]: null,
+};
+
+function fieldZero(node: DefinitionNode, depth: number): unknown {
+  if (node.$ref && Object.hasOwn(OWN_ZERO, node.$ref)) return OWN_ZERO[node.$ref];
+  const target = (node.$ref ? definition(node.$ref) : undefined) ?? node;
+  if (target.properties) return structZero(target, depth + 1);
+  switch (target.type) {
+    case "string":
+      return target.format === "date-time" || target.format === "byte" ? null : "";
+    case "integer":
+    case "number":
+      return 0;
+    case "boolean":
+      return false;
+    default:
+      return null;
+  }
+}
+
+function structZero(def: DefinitionNode, depth: number): unknown {
+  // Required structs nest only a few levels; a cycle would be a pointer in Go.
+  if (depth > 8) return null;
+  const out: JsonObject = {};
+  const required = new Set(def.required ?? []);
+  for (const [name, prop] of Object.entries(def.properties ?? {})) {
+    if (required.has(name)) out[name] = fieldZero(prop, depth);
+    else if (VALUE_STRUCTS.has(name)) {
+      const target = (prop.$ref ? definition(prop.$ref) : undefined) ?? prop;
+      if (target.properties) out[name] = structZero(target, depth + 1);
+    }
+  }
+  return out;
 }
 
 /** An object's atom with one field's type replaced (a CRD's `metadata` read as ObjectMeta). */
