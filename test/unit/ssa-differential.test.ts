@@ -20,8 +20,10 @@ const SEED = Number(process.env.OPGEN_SSA_SEED ?? 20_260_101);
 const CASES = Number(process.env.OPGEN_SSA_CASES ?? 2_000);
 
 function disagreement(sc: Scenario, ops: OracleOp[]): string | undefined {
-  const [theirs] = runOracle("root", API_VERSION, [{ schema: smdSchema(sc.schema), ops }]);
-  return difference(runEngine(rootAtom(sc.schema), ops), theirs!);
+  const [theirs] = runOracle("root", API_VERSION, [
+    { schema: smdSchema(sc.schema), ops, reset: sc.reset },
+  ]);
+  return difference(runEngine(rootAtom(sc.schema), ops, sc.reset), theirs!);
 }
 
 /** The shortest prefix-and-subset of operations that still disagrees. */
@@ -51,15 +53,15 @@ describe.skipIf(missing !== undefined && !required)(
         const results = runOracle(
           "root",
           API_VERSION,
-          chunk.map((sc) => ({ schema: smdSchema(sc.schema), ops: sc.ops })),
+          chunk.map((sc) => ({ schema: smdSchema(sc.schema), ops: sc.ops, reset: sc.reset })),
         );
         for (const [i, sc] of chunk.entries()) {
-          const d = difference(runEngine(rootAtom(sc.schema), sc.ops), results[i]!);
+          const d = difference(runEngine(rootAtom(sc.schema), sc.ops, sc.reset), results[i]!);
           if (!d) continue;
           const ops = shrink(sc);
           failures.push(
             `seed ${sc.seed} (OPGEN_SSA_SEED=${sc.seed} OPGEN_SSA_CASES=1): ${disagreement(sc, ops)}\n` +
-              `fields: ${sc.fields.join(", ")}\nops: ${JSON.stringify(ops, null, 1)}`,
+              `fields: ${sc.fields.join(", ")}; reset: ${JSON.stringify(sc.reset)}\nops: ${JSON.stringify(ops, null, 1)}`,
           );
           break;
         }

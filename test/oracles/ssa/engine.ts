@@ -17,7 +17,10 @@ export function rootAtom(schema: JSONSchemaProps): ssa.Atom {
 
 type Obj = Record<string, unknown>;
 
-export function runEngine(atom: ssa.Atom, ops: OracleOp[]): OracleStep[] {
+export function runEngine(atom: ssa.Atom, ops: OracleOp[], reset: string[][] = []): OracleStep[] {
+  const resetFields = reset.length
+    ? ssa.FieldSet.of(...reset.map((p) => p.map((f) => ssa.fieldPathElement(f))))
+    : undefined;
   let live: Obj | undefined;
   let entries: ssa.ManagedFieldsEntry[] = [];
   const steps: OracleStep[] = [];
@@ -26,6 +29,7 @@ export function runEngine(atom: ssa.Atom, ops: OracleOp[]): OracleStep[] {
       manager: op.manager,
       apiVersion: API_VERSION,
       atom,
+      ...(resetFields ? { resetFields } : {}),
       now: () => "2026-01-01T00:00:00Z",
     };
     const liveObj = live && {

@@ -3,7 +3,8 @@
 // for opgen's differential test (test/unit/ssa-differential.test.ts).
 //
 // Input (stdin, JSON): {"schema": <SMD schema as YAML/JSON>, "type": <root type name>,
-// "apiVersion": "...", "cases": [{"ops": [{"op": "apply"|"update", "manager", "force", "object"}]}]}.
+// "apiVersion": "...", "cases": [{"schema", "reset": [["status"], ...],
+// "ops": [{"op": "apply"|"update", "manager", "force", "object"}]}]}.
 // Output (stdout): one JSON line per case: {"steps": [{"object", "managed", "conflicts", "error"}]}.
 //
 // SMD's typed operations (Merge, Compare, ToFieldSet, RemoveItems) come from the library; the
@@ -42,7 +43,9 @@ type input struct {
 	Cases      []struct {
 		// A case's own schema replaces the shared one.
 		Schema string `json:"schema"`
-		Ops    []op   `json:"ops"`
+		// Paths the strategy resets (kube's GetResetFields, the Updater's ignored fields).
+		Reset [][]string `json:"reset"`
+		Ops   []op       `json:"ops"`
 	} `json:"cases"`
 }
 
@@ -76,6 +79,8 @@ var stripSet = fieldpath.NewSet(
 type oracle struct {
 	pt         typed.ParseableType
 	apiVersion fieldpath.APIVersion
+	// ignored is the Updater's IgnoredFields for apiVersion (nil: none).
+	ignored *fieldpath.Set
 }
 
 func identifier(manager, operation, apiVersion string) string {
@@ -113,6 +118,7 @@ func (o *oracle) update(oldObj, newObj *typed.TypedValue, managers fieldpath.Man
 	if err != nil {
 		return nil, nil, fmt.Errorf("compare: %v", err)
 	}
+	cmp = cmp.ExcludeFields(o.ignored)
 	conflicts := fieldpath.ManagedFields{}
 	removed := fieldpath.ManagedFields{}
 	for m, vs := range managers {
@@ -164,6 +170,9 @@ func (o *oracle) kubeUpdate(live, next *typed.TypedValue, managers fieldpath.Man
 		set = vs.Set()
 	}
 	set = set.Difference(cmp.Removed).Union(cmp.Modified).Union(cmp.Added)
+	if o.ignored != nil {
+		set = set.RecursiveDifference(o.ignored)
+	}
 	managers[current] = fieldpath.NewVersionedSet(set, o.apiVersion, false)
 	if set.Empty() {
 		delete(managers, current)
@@ -218,6 +227,9 @@ func (o *oracle) apply(live, config *typed.TypedValue, managers fieldpath.Manage
 	set, err := config.ToFieldSet()
 	if err != nil {
 		return nil, nil, fmt.Errorf("field set: %v", err)
+	}
+	if o.ignored != nil {
+		set = set.RecursiveDifference(o.ignored)
 	}
 	managers[id] = fieldpath.NewVersionedSet(set, o.apiVersion, true)
 	merged, err = o.prune(merged, managers, last)
@@ -361,6 +373,17 @@ func main() {
 				os.Exit(2)
 			}
 			co = &oracle{pt: p.Type(in.Type), apiVersion: o.apiVersion}
+		}
+		if len(c.Reset) > 0 {
+			paths := []fieldpath.Path{}
+			for _, r := range c.Reset {
+				parts := []interface{}{}
+				for _, name := range r {
+					parts = append(parts, name)
+				}
+				paths = append(paths, fieldpath.MakePathOrDie(parts...))
+			}
+			co = &oracle{pt: co.pt, apiVersion: co.apiVersion, ignored: fieldpath.NewSet(paths...)}
 		}
 		for i := range c.Ops {
 			c.Ops[i].Object = normalize(c.Ops[i].Object).(map[string]interface{})

@@ -75,12 +75,16 @@ export interface OracleStep {
 export function runOracle(
   type: string,
   apiVersion: string,
-  cases: { schema: unknown; ops: OracleOp[] }[],
+  cases: { schema: unknown; ops: OracleOp[]; reset?: string[][] }[],
 ): OracleStep[][] {
   const input = JSON.stringify({
     type,
     apiVersion,
-    cases: cases.map((c) => ({ schema: JSON.stringify(c.schema), ops: c.ops })),
+    cases: cases.map((c) => ({
+      schema: JSON.stringify(c.schema),
+      ...(c.reset?.length ? { reset: c.reset } : {}),
+      ops: c.ops,
+    })),
   });
   const r = spawnSync(oracleBinary(), [], { input, maxBuffer: 1 << 30, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`ssa oracle failed: ${r.stderr}`);

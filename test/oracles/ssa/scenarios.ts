@@ -178,7 +178,14 @@ export interface Scenario {
   schema: JSONSchemaProps;
   fields: string[];
   ops: OracleOp[];
+  /** Paths the strategy resets (none; status, as on a main resource; spec, as through status). */
+  reset: string[][];
 }
+
+const STATUS: JSONSchemaProps = {
+  type: "object",
+  properties: { phase: S, count: I, notes: { type: "object", additionalProperties: S } },
+};
 
 /** The CRD root schema of a set of spec fields. */
 export function crdSchema(fields: string[]): JSONSchemaProps {
@@ -191,6 +198,7 @@ export function crdSchema(fields: string[]): JSONSchemaProps {
       kind: S,
       metadata: { type: "object" },
       spec: { type: "object", properties: props },
+      status: STATUS,
     },
   };
 }
@@ -202,6 +210,13 @@ function genObject(r: R, fields: string[]): Record<string, unknown> {
   if (r() < 0.3) metadata.labels = smallMap(r, str);
   const o: Record<string, unknown> = { apiVersion: API_VERSION, kind: "Thing", metadata };
   if (r() < 0.9) o.spec = spec;
+  if (r() < 0.3) {
+    const status: Record<string, unknown> = {};
+    if (r() < 0.6) status.phase = str(r);
+    if (r() < 0.4) status.count = num(r);
+    if (r() < 0.3) status.notes = smallMap(r, str);
+    o.status = status;
+  }
   return o;
 }
 
@@ -242,7 +257,9 @@ export function scenario(seed: number): Scenario {
       live ??= object;
     }
   }
-  return { seed, schema: crdSchema(fields), fields, ops };
+  const c = r();
+  const reset = c < 0.6 ? [] : c < 0.8 ? [["status"]] : [["spec"], ["metadata", "labels"]];
+  return { seed, schema: crdSchema(fields), fields, ops, reset };
 }
 
 // ---------------------------------------------------------------- SMD schema (schemaconv)

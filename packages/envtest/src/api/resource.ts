@@ -92,6 +92,13 @@ export interface ResourceStrategy {
    */
   readonly statusMetadata?: readonly ("annotations" | "finalizers")[];
   /**
+   * The fields a write through `subresource` (undefined: the main resource) leaves as they were,
+   * as the strategy's `GetResetFields` tells server-side apply, when they differ from the
+   * default: `status` on the main resource and other subresources of a kind with a status
+   * subresource, `spec` on the status subresource.
+   */
+  resetFields?(subresource: string | undefined): readonly (readonly string[])[] | undefined;
+  /**
    * Decoding of a written body in place of the built-in one (typed decoding with strict field
    * validation, then `defaults`): custom resources are pruned, defaulted and checked against
    * their CRD's schema. `mutated` is a second decoding, of what mutating admission returned,

@@ -91,19 +91,6 @@ function decode(body: string, scope: RequestScope): JsonObject {
   return applied;
 }
 
-/** The status subresource applies status only; the main resource everything but status. */
-function restrictToSubresource(applied: JsonObject, scope: RequestScope): JsonObject {
-  if (scope.subresource === "status") {
-    const { spec: _s, ...rest } = applied;
-    return rest;
-  }
-  if (scope.version.status) {
-    const { status: _s, ...rest } = applied;
-    return rest;
-  }
-  return applied;
-}
-
 /** Handles PATCH with application/apply-patch+yaml. */
 export async function serverSideApply(
   rest: ObjectRest,
@@ -111,7 +98,9 @@ export async function serverSideApply(
   body: string,
   force: boolean,
 ): Promise<{ code: number; body: KubeObject }> {
-  const applied = restrictToSubresource(decode(body, scope), scope);
+  // What the request's strategy resets (status here, spec through status) stays in the
+  // configuration, as in kube: the field manager ignores it and the strategy restores it.
+  const applied = decode(body, scope);
   const info = scope.info;
   let live: KubeObject | undefined;
   try {

@@ -12,7 +12,7 @@ import type {
   ResourceInfo,
   ResourceVersionInfo,
 } from "../api/types.js";
-import { atomFor, converterFor, inVersion, zeroFor } from "./merge-schema.js";
+import { atomFor, converterFor, inVersion, resetFieldsFor, zeroFor } from "./merge-schema.js";
 
 export interface ManagedFieldsContext {
   manager: string;
@@ -29,6 +29,7 @@ export function fieldManagerScope(
 ): ssa.FieldManagerScope {
   const convert = converterFor(ctx.info);
   const zero = zeroFor(ctx.info, ctx.version);
+  const resetFields = resetFieldsFor(ctx.info, ctx.version, ctx.subresource);
   return {
     manager: ctx.manager,
     apiVersion: ctx.apiVersion,
@@ -36,6 +37,7 @@ export function fieldManagerScope(
     atom: atomFor(ctx.info, ctx.version),
     ...(convert ? { convert } : {}),
     ...(zero ? { zero } : {}),
+    ...(resetFields ? { resetFields } : {}),
     now: nowTime,
   };
 }

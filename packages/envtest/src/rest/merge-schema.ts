@@ -37,6 +37,23 @@ function build(info: ResourceInfo, version: ResourceVersionInfo): ssa.Atom {
   return ssa.withField(root ?? ssa.deduced, "metadata", ssa.definitionAtom(OBJECT_META));
 }
 
+/**
+ * The fields a write through `subresource` resets (kube's `GetResetFields`, the Updater's
+ * IgnoreFilter): the strategy's own, else `status` outside the status subresource of a kind that
+ * has one and `spec` through it (what the CR strategies and most built-ins' say).
+ */
+export function resetFieldsFor(
+  info: ResourceInfo,
+  version: ResourceVersionInfo,
+  subresource: string | undefined,
+): ssa.FieldSet | undefined {
+  const own = info.strategy.resetFields?.(subresource);
+  const paths =
+    own ?? (!version.status ? [] : subresource === "status" ? [["spec"]] : [["status"]]);
+  if (paths.length === 0) return undefined;
+  return ssa.FieldSet.of(...paths.map((p) => p.map((name) => ssa.fieldPathElement(name))));
+}
+
 const zeros = new WeakMap<ResourceVersionInfo, KubeObject | null>();
 
 /** The object a create is compared against: a built-in's Go zero value, or none (a CR's `{}`). */

@@ -44,6 +44,12 @@ export interface FieldManagerScope {
   zero?: unknown;
   /** Converts to another served version (multi-version kinds); the identity otherwise. */
   convert?: Converter;
+  /**
+   * The fields the request's strategy resets (kube's `GetResetFields`): `status` on a main
+   * resource with a status subresource, `spec` on the status subresource. Every served version
+   * names the same paths.
+   */
+  resetFields?: FieldSet;
   /** The time recorded on entries (RFC 3339, seconds). */
   now: () => string;
 }
@@ -150,6 +156,11 @@ function withoutManagedFields(o: unknown): unknown {
   return { ...o, metadata: meta };
 }
 
+function resetOf(s: FieldManagerScope): (version: string) => FieldSet | undefined {
+  const reset = s.resetFields;
+  return () => reset;
+}
+
 function typed(value: unknown, s: FieldManagerScope): TypedValue {
   return { value: withoutManagedFields(value), atom: s.atom };
 }
@@ -179,6 +190,7 @@ function recordUpdate(
     s.apiVersion,
     m.fields,
     current,
+    resetOf(s),
   );
   stripMeta(fields, current);
   const times = new Map(m.times);
@@ -315,6 +327,7 @@ export function applyManagedFields(
     m.fields,
     id,
     force,
+    resetOf(s),
   );
   const fields = r.managers;
   stripMeta(fields, id);

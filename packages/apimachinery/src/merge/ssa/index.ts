@@ -11,7 +11,7 @@ export {
   managerIdentifier,
   updateManagedFields,
 } from "./field-manager.js";
-export { type Path, type PathElement, pathString } from "./path.js";
+export { fieldPE as fieldPathElement, type Path, type PathElement, pathString } from "./path.js";
 export {
   type Atom,
   crdAtom,
@@ -30,6 +30,7 @@ export {
   ConflictError,
   type Converter,
   type ManagedFieldSets,
+  type ResetFields,
   smdApply,
   smdUpdate,
   type TypedValue,

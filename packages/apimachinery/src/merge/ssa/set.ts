@@ -97,6 +97,26 @@ export class FieldSet {
     return out;
   }
 
+  /**
+   * `RecursiveDifference`: members of `o` leave with everything beneath them (a reset field
+   * `status` takes `.status.replicas` too); children are differenced recursively.
+   */
+  recursiveDifference(o: FieldSet): FieldSet {
+    if (o.empty()) return this;
+    const out = new FieldSet();
+    for (const [id, pe] of this.members) if (!o.members.has(id)) out.members.set(id, pe);
+    for (const [id, c] of this.children) {
+      if (o.members.has(id)) continue;
+      const oc = o.children.get(id);
+      if (!oc) out.children.set(id, c);
+      else {
+        const d = c.set.recursiveDifference(oc.set);
+        if (!d.empty()) out.children.set(id, { pe: c.pe, set: d });
+      }
+    }
+    return out;
+  }
+
   /** Every member path, members of a node before its children's, in SMD's order. */
   paths(prefix: PathElement[] = [], out: PathElement[][] = []): PathElement[][] {
     for (const pe of sortedPEs(this.members)) out.push([...prefix, pe]);

@@ -39,6 +39,22 @@ export type Converter = (tv: TypedValue, version: string) => TypedValue | undefi
 
 export const sameVersion: Converter = (tv) => tv;
 
+/**
+ * The Updater's IgnoreFilter: per API version, the fields the strategy resets (kube's
+ * `GetResetFields`, e.g. `status` on the main resource, `spec` on the status subresource), which
+ * no write changes for anyone and no writer gains.
+ */
+export type ResetFields = (version: string) => FieldSet | undefined;
+
+function filtered(c: Comparison, reset: FieldSet | undefined): Comparison {
+  if (!reset) return c;
+  return {
+    added: c.added.recursiveDifference(reset),
+    modified: c.modified.recursiveDifference(reset),
+    removed: c.removed.recursiveDifference(reset),
+  };
+}
+
 export interface Conflict {
   readonly manager: string;
   readonly path: readonly PathElement[];
@@ -63,8 +79,9 @@ function updateManagers(
   managers: ManagedFieldSets,
   workflow: string,
   force: boolean,
+  reset: ResetFields,
 ): { managers: ManagedFieldSets; cmp: Comparison } {
-  const cmp = compareTyped(oldObj, newObj);
+  const cmp = filtered(compareTyped(oldObj, newObj), reset(version));
   const versions = new Map<string, Comparison>([[version, cmp]]);
   const conflicts = new Map<string, FieldSet>();
   const removed = new Map<string, FieldSet>();
@@ -79,7 +96,7 @@ function updateManagers(
         out.delete(manager);
         continue;
       }
-      c = compareTyped(o, n);
+      c = filtered(compareTyped(o, n), reset(vs.apiVersion));
       versions.set(vs.apiVersion, c);
     }
     const conflict = vs.set.intersection(c.modified.union(c.added));
@@ -112,10 +129,13 @@ export function smdUpdate(
   version: string,
   managers: ManagedFieldSets,
   manager: string,
+  reset: ResetFields = () => undefined,
 ): ManagedFieldSets {
-  const r = updateManagers(convert, live, next, version, managers, manager, true);
+  const r = updateManagers(convert, live, next, version, managers, manager, true, reset);
   const mine = r.managers.get(manager)?.set ?? new FieldSet();
-  const set = mine.difference(r.cmp.removed).union(r.cmp.modified).union(r.cmp.added);
+  let set = mine.difference(r.cmp.removed).union(r.cmp.modified).union(r.cmp.added);
+  const ignored = reset(version);
+  if (ignored) set = set.recursiveDifference(ignored);
   const out = new Map(r.managers);
   if (set.empty()) out.delete(manager);
   else out.set(manager, { set, apiVersion: version, applied: false });
@@ -134,14 +154,17 @@ export function smdApply(
   managers: ManagedFieldSets,
   manager: string,
   force: boolean,
+  reset: ResetFields = () => undefined,
 ): { object: TypedValue | undefined; managers: ManagedFieldSets } {
   const merged: TypedValue = { value: merge(live.value, config.value, live.atom), atom: live.atom };
   const lastSet = managers.get(manager);
-  const set = toFieldSet(config.value, config.atom);
+  let set = toFieldSet(config.value, config.atom);
+  const ignored = reset(version);
+  if (ignored) set = set.recursiveDifference(ignored);
   const withMine = new Map(managers);
   withMine.set(manager, { set, apiVersion: version, applied: true });
   const pruned = prune(convert, merged, withMine, manager, lastSet);
-  const r = updateManagers(convert, live, pruned, version, withMine, manager, force);
+  const r = updateManagers(convert, live, pruned, version, withMine, manager, force, reset);
   const same = equalValues(live.value, pruned.value);
   return { object: same ? undefined : pruned, managers: r.managers };
 }

@@ -22,6 +22,8 @@ const readyColumn = {
 };
 
 export const deployments: ResourceStrategy = {
+  // deploymentStatusStrategy also keeps the labels (GetResetFields: spec, metadata.labels).
+  resetFields: (sub) => (sub === "status" ? [["spec"], ["metadata", "labels"]] : undefined),
   nameRule: "subdomain",
   statusMetadata: ["annotations"],
   defaults(o) {

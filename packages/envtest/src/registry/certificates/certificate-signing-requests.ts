@@ -64,6 +64,13 @@ function preserveConditionInstances(
 }
 
 export const certificateSigningRequests: ResourceStrategy = {
+  // The status writer (the signer) never sets conditions, the approver never the certificate.
+  resetFields: (sub) =>
+    sub === "status"
+      ? [["spec"], ["status", "conditions"]]
+      : sub === "approval"
+        ? [["spec"], ["status", "certificate"]]
+        : undefined,
   ...genericStrategy,
   // ValidateCertificateRequestName: kube does not care what a request is called.
   nameRule: "any",

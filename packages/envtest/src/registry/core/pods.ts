@@ -123,6 +123,10 @@ function readinessGates(o: KubeObject): string {
 }
 
 export const pods: ResourceStrategy = {
+  resetFields: (sub) =>
+    sub === "status"
+      ? [["spec"], ["metadata", "deletionTimestamp"], ["metadata", "ownerReferences"]]
+      : undefined,
   nameRule: "subdomain",
   statusOnCreate: true,
   // A binding (binding.ts) writes the node and the PodScheduled condition together.
