@@ -75,12 +75,9 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, errs: FieldE
   const where = path || "body";
   const label = `${where} in body`;
   if (v === null) {
-    if (
-      s.nullable ||
-      s["x-kubernetes-preserve-unknown-fields"] ||
-      (!s.type && !s["x-kubernetes-int-or-string"])
-    )
-      return;
+    // kube-openapi's type validator: null needs `nullable` (or no type); an object that keeps
+    // unknown fields is still an object.
+    if (s.nullable || (!s.type && !s["x-kubernetes-int-or-string"])) return;
     errs.push({
       type: "FieldValueTypeInvalid",
       field: path,

@@ -40,6 +40,12 @@ export interface RequestScope {
   warnings: string[];
   /** Fields the JSON body repeated (`spec.replicas`), for strict decoding. */
   duplicateFields?: readonly string[];
+  /**
+   * The object is server-side apply's result, which kube defaults but does not decode again:
+   * a `null` that removal left where the schema is not nullable stays for validation to refuse
+   * (structured-merge-diff empties a parent to `null`; kubernetes/kubernetes#117447).
+   */
+  applied?: boolean;
   /** The body's text had no null, `{}` or `[]`: nothing for decoding to drop. */
   noEmpties?: boolean;
   /**

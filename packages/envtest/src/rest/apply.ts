@@ -131,11 +131,11 @@ export async function serverSideApply(
     const m = (obj.metadata ?? {}) as JsonObject;
     if (m.name === undefined) m.name = scope.name;
     obj.metadata = m;
-    return rest.createAsync(scope, obj, { managedFields });
+    return rest.createAsync({ ...scope, applied: true }, obj, { managedFields });
   }
   const rm = (obj.metadata ?? {}) as JsonObject;
   const meta = isObject(applied.metadata) ? applied.metadata : {};
   rm.resourceVersion = meta.resourceVersion ?? live.metadata?.resourceVersion;
   obj.metadata = rm;
-  return rest.updateAsync(scope, obj, { patch: true, managedFields });
+  return rest.updateAsync({ ...scope, applied: true }, obj, { patch: true, managedFields });
 }

@@ -455,9 +455,15 @@ export interface UpdateOptions {
   webhooks?: boolean;
 }
 
+/**
+ * What a write compares to tell a no-op: the object without its resourceVersion and with the
+ * managedFields' times left out (kube's IgnoreManagedFieldsTimestampsTransformer), so a write
+ * that changes only who owns what (an apply sharing a value) is stored, as on a cluster.
+ */
 function stripVolatile(o: KubeObject): KubeObject {
   const c = { ...o, metadata: { ...(o.metadata ?? {}) } };
   delete c.metadata.resourceVersion;
-  delete c.metadata.managedFields;
+  if (c.metadata.managedFields)
+    c.metadata.managedFields = c.metadata.managedFields.map(({ time: _t, ...e }) => e);
   return c;
 }

@@ -38,7 +38,8 @@ export function fieldValidationOf(query: URLSearchParams): FieldValidation {
 
 /**
  * Prunes, defaults and returns the schema errors of a custom resource about to be written.
- * Unknown fields are warned about or rejected per `fieldValidation`.
+ * Unknown fields are warned about or rejected per `fieldValidation`. `keepNulls`: the object was
+ * not decoded (server-side apply's result), so non-nullable nulls stay for validation.
  */
 export function coerceCustomResource(
   info: ResourceInfo,
@@ -47,11 +48,12 @@ export function coerceCustomResource(
   fieldValidation: FieldValidation,
   warnings: string[],
   duplicates: readonly string[] = [],
+  keepNulls = false,
 ): void {
   const schema = version.schema;
   if (!schema) return;
   reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
-  dropNonNullableNulls(obj, schema);
+  if (!keepNulls) dropNonNullableNulls(obj, schema);
   applyDefaults(obj, schema);
 }
 

@@ -78,6 +78,7 @@ export const customResources: ResourceStrategy = {
         fieldValidationOf(scope.query),
         scope.warnings,
         scope.duplicateFields,
+        scope.applied,
       );
   },
   validateWrite: validateCustomResource,
