@@ -34,6 +34,9 @@ type op struct {
 	Manager string                 `json:"manager"`
 	Force   bool                   `json:"force"`
 	Object  map[string]interface{} `json:"object"`
+	// The request's version (default: the input's); versions share one schema and convert by
+	// apiVersion alone (a CRD's None strategy), so comparisons need no conversion.
+	APIVersion string `json:"apiVersion"`
 }
 
 type input struct {
@@ -277,6 +280,11 @@ func (o *oracle) runCase(ops []op) []step {
 }
 
 func (o *oracle) runOp(p op, live *interface{}, managers *fieldpath.ManagedFields) (step, error) {
+	if p.APIVersion != "" && fieldpath.APIVersion(p.APIVersion) != o.apiVersion {
+		v := *o
+		v.apiVersion = fieldpath.APIVersion(p.APIVersion)
+		o = &v
+	}
 	base := *live
 	if base == nil {
 		base = map[string]interface{}{}

@@ -62,6 +62,8 @@ export interface OracleOp {
   manager: string;
   force: boolean;
   object: Record<string, unknown>;
+  /** The request's version, when not the run's (versions share one schema). */
+  apiVersion?: string;
 }
 
 export interface OracleStep {

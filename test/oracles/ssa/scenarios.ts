@@ -313,6 +313,7 @@ const OBJECT_META: SmdAtom = {
   map: {
     fields: [
       { name: "name", type: { scalar: "string" } },
+      { name: "namespace", type: { scalar: "string" } },
       { name: "labels", type: { map: { elementType: { scalar: "string" } } } },
       { name: "annotations", type: { map: { elementType: { scalar: "string" } } } },
     ],
