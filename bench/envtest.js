@@ -1,6 +1,6 @@
 // Benchmarks of @opgen/envtest (built dist/): start-to-ready and stop, create/get/list throughput
-// over HTTPS with keep-alive, watch event rate, memory per stored object, watch fan-out to 100
-// watchers. No peer: kube-apiserver + etcd cannot run on these machines (upstream envtest
+// over HTTPS with keep-alive, server-side apply throughput, watch event rate, memory per stored
+// object, watch fan-out to 100 watchers. No peer: kube-apiserver + etcd cannot run on these machines (upstream envtest
 // starts in seconds; its figures are not measured here).
 import { Agent, request } from "node:https";
 import { performance } from "node:perf_hooks";
@@ -106,6 +106,73 @@ const cm = (i) => ({
   data: { key: `value-${i}` },
 });
 
+/** A Deployment as three managers apply parts of it (`round` varies what they set). */
+function applied(i, manager, round) {
+  const metadata = { name: `d-${i}`, labels: { app: `d-${i}` } };
+  if (manager === "deployer") {
+    return {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata,
+      spec: {
+        selector: { matchLabels: { app: `d-${i}` } },
+        template: {
+          metadata: { labels: { app: `d-${i}` } },
+          spec: {
+            containers: [
+              { name: "web", image: `nginx:1.${round % 3}`, ports: [{ containerPort: 80 }] },
+              { name: "sidecar", image: "busybox", args: ["sleep", "3600"] },
+            ],
+          },
+        },
+      },
+    };
+  }
+  if (manager === "labeller")
+    return {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: {
+        name: `d-${i}`,
+        labels: { team: `t-${round % 4}` },
+        annotations: { round: `${round}` },
+      },
+    };
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: `d-${i}` },
+    spec: { replicas: 1 + (round % 3) },
+  };
+}
+
+/**
+ * Server-side apply throughput: `count` applies to `count / 20` Deployments by three managers in
+ * turn (a deployer owning the pod template, a labeller adding labels and annotations, a scaler
+ * taking spec.replicas with force), so most applies merge into an object others own parts of.
+ */
+async function applyRate(http, count) {
+  const objects = count / 20;
+  const managers = ["deployer", "labeller", "scaler"];
+  const base = "/apis/apps/v1/namespaces/default/deployments";
+  for (let i = 0; i < objects; i++)
+    await http.send("PATCH", `${base}/d-${i}?fieldManager=deployer`, applied(i, "deployer", 0), {
+      "Content-Type": "application/apply-patch+yaml",
+    });
+  return throughput(count, 8, (k) => {
+    const i = k % objects;
+    const round = Math.floor(k / objects);
+    const manager = managers[round % 3];
+    const force = manager === "scaler" ? "&force=true" : "";
+    return http.send(
+      "PATCH",
+      `${base}/d-${i}?fieldManager=${manager}${force}`,
+      applied(i, manager, round),
+      { "Content-Type": "application/apply-patch+yaml" },
+    );
+  });
+}
+
 export async function run({ quick }) {
   const rows = [];
 
@@ -168,6 +235,14 @@ export async function run({ quick }) {
     value: round(listRate),
     unit: "lists/s",
     note: `label-selected list of ${n / 10} out of ${n}`,
+  });
+
+  const applies = quick ? 400 : 2000;
+  rows.push({
+    name: "envtest.apply",
+    value: round(await applyRate(http, applies)),
+    unit: "applies/s",
+    note: `${applies} server-side applies of ${applies / 20} Deployments by 3 managers, 8 in flight`,
   });
 
   // Watch event rate: one watcher while the writes happen.
