@@ -68,11 +68,17 @@ describe("server-side apply through client-node", () => {
         PatchStrategy.ServerSideApply,
       ) as Promise<V1Deployment>;
     const first = await apply(deployment("nginx:1", { containerPort: 80 }));
-    const again = await apply(deployment("nginx:1", { containerPort: 80, protocol: "TCP" }));
-    expect(again.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
-    expect(again.spec?.template.spec?.containers[0]?.ports).toEqual([
+    const same = await apply(deployment("nginx:1", { containerPort: 80 }));
+    expect(same.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
+    // Naming the default protocol keys the same port (no second item); the applier now owns
+    // f:protocol too, and a change of ownership alone is stored, as kube stores it.
+    const explicit = await apply(deployment("nginx:1", { containerPort: 80, protocol: "TCP" }));
+    expect(explicit.spec?.template.spec?.containers[0]?.ports).toEqual([
       { containerPort: 80, protocol: "TCP" },
     ]);
+    expect(JSON.stringify(explicit.metadata?.managedFields)).toContain('"f:protocol":{}');
+    const again = await apply(deployment("nginx:1", { containerPort: 80, protocol: "TCP" }));
+    expect(again.metadata?.resourceVersion).toBe(explicit.metadata?.resourceVersion);
     const changed = await apply(deployment("nginx:2", { containerPort: 80 }));
     expect(changed.metadata?.generation).toBe(2);
     const conflict = await objects
