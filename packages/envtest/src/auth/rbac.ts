@@ -37,24 +37,24 @@ export interface RoleRef {
 
 const rbac = "rbac.authorization.k8s.io";
 
-/** What `system:discovery`, `system:basic-user` and `system:public-info-viewer` grant. */
-const bootstrapRules: PolicyRule[] = [
-  {
-    verbs: ["get"],
-    nonResourceURLs: [
-      "/api",
-      "/api/*",
-      "/apis",
-      "/apis/*",
-      "/healthz",
-      "/livez",
-      "/readyz",
-      "/version",
-      "/version/",
-      "/openapi",
-      "/openapi/*",
-    ],
-  },
+const discovery: PolicyRule = {
+  verbs: ["get"],
+  nonResourceURLs: [
+    "/api",
+    "/api/*",
+    "/apis",
+    "/apis/*",
+    "/openapi",
+    "/openapi/*",
+    "/version",
+    "/version/",
+  ],
+};
+const publicInfo: PolicyRule = {
+  verbs: ["get"],
+  nonResourceURLs: ["/healthz", "/livez", "/readyz", "/version", "/version/"],
+};
+const basicUser: PolicyRule[] = [
   {
     verbs: ["create"],
     apiGroups: ["authorization.k8s.io"],
@@ -62,6 +62,35 @@ const bootstrapRules: PolicyRule[] = [
   },
   { verbs: ["create"], apiGroups: ["authentication.k8s.io"], resources: ["selfsubjectreviews"] },
 ];
+
+/** What `system:discovery`, `system:basic-user` and `system:public-info-viewer` grant. */
+const bootstrapRules: PolicyRule[] = [discovery, publicInfo, ...basicUser];
+
+/** The bootstrap ClusterRoleBinding (of the ClusterRole of the same name) granting each rule. */
+const bootstrapBindings = new Map<PolicyRule, { name: string; group: string }>([
+  [discovery, { name: "system:discovery", group: "system:authenticated" }],
+  [publicInfo, { name: "system:public-info-viewer", group: "system:authenticated" }],
+  ...basicUser.map(
+    (r) => [r, { name: "system:basic-user", group: "system:authenticated" }] as const,
+  ),
+]);
+
+/**
+ * A binding as kube's authorizer names it in an allowed reason (roleBindingDescriber and
+ * clusterRoleBindingDescriber, plugin/pkg/auth/authorizer/rbac/rbac.go; describeSubject).
+ */
+function describeBinding(b: KubeObject, subject: Subject, namespace: string | undefined): string {
+  const ref = b.roleRef as RoleRef;
+  const name = b.metadata?.name ?? "";
+  const who =
+    subject.kind === "ServiceAccount"
+      ? `${subject.kind} ${JSON.stringify(`${subject.name}/${subject.namespace || namespace || ""}`)}`
+      : `${subject.kind} ${JSON.stringify(subject.name)}`;
+  const binding = namespace
+    ? `RoleBinding ${JSON.stringify(`${name}/${namespace}`)}`
+    : `ClusterRoleBinding ${JSON.stringify(name)}`;
+  return `${binding} of ${ref.kind} ${JSON.stringify(ref.name)} to ${who}`;
+}
 
 /**
  * The rules of the bootstrap roles (`system:controller:*`, kube's `controller_policy.go`) that
@@ -255,6 +284,44 @@ export class RbacAuthorizer {
     return this.resolveRules(user, namespace).rules;
   }
 
+  /**
+   * The binding whose role allows `a`, described as kube's allowed reason does, visiting as
+   * kube's VisitRulesFor: cluster role bindings, then the namespace's role bindings; undefined
+   * when none does.
+   */
+  allowedBy(a: Attributes): string | undefined {
+    for (const rule of bootstrapRules) {
+      const b = bootstrapBindings.get(rule)!;
+      if (a.user.groups.includes(b.group) && ruleAllows(rule, a))
+        return `ClusterRoleBinding "${b.name}" of ClusterRole "${b.name}" to Group "${b.group}"`;
+    }
+    const controller = controllerRules[a.user.name];
+    if (controller?.some((r) => ruleAllows(r, a))) {
+      const [, , ns, sa] = a.user.name.split(":");
+      const role = `system:controller:${sa}`;
+      return `ClusterRoleBinding "${role}" of ClusterRole "${role}" to ServiceAccount "${sa}/${ns}"`;
+    }
+    const visit = (b: KubeObject, ns: string | undefined): string | undefined => {
+      const subject = ((b.subjects as Subject[] | undefined) ?? []).find((s) =>
+        subjectMatches(s, a.user, ns),
+      );
+      if (!subject) return undefined;
+      const granted = this.roleRefRules(b.roleRef as RoleRef, ns);
+      if (granted instanceof ApiError || !granted.some((r) => ruleAllows(r, a))) return undefined;
+      return describeBinding(b, subject, ns);
+    };
+    for (const b of this.store.list(`${rbac}/clusterrolebindings`)) {
+      const found = visit(b, undefined);
+      if (found) return found;
+    }
+    if (!a.namespace) return undefined;
+    for (const b of this.store.list(`${rbac}/rolebindings`, a.namespace)) {
+      const found = visit(b, a.namespace);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
   /** undefined = allowed; a string (possibly empty) = denied with that reason. */
   authorize(a: Attributes): string | undefined {
     if (a.user.groups.includes("system:masters")) return undefined;
@@ -350,17 +417,16 @@ export class RbacAuthorizer {
           path: na?.path ?? "",
           resourceRequest: false,
         };
-    const allowed = allowAll || this.authorize(attrs) === undefined;
+    const privileged = allowAll || user.groups.includes("system:masters");
+    const by = privileged ? undefined : this.allowedBy(attrs);
+    const allowed = privileged || by !== undefined;
     return {
       kind,
       apiVersion: "authorization.k8s.io/v1",
       metadata: body.metadata?.namespace ? { namespace: body.metadata.namespace } : {},
       spec: body.spec ?? {},
       status: allowed
-        ? {
-            allowed: true,
-            reason: allowAll || user.groups.includes("system:masters") ? "" : "RBAC: allowed",
-          }
+        ? { allowed: true, reason: by ? `RBAC: allowed by ${by}` : "" }
         : { allowed: false },
     };
   }

@@ -248,6 +248,11 @@ export class WorkloadControllers {
             "apps.kubernetes.io/pod-index": String(i),
           },
         });
+        // initIdentity (pkg/controller/statefulset/stateful_set_utils.go): the pod's DNS name
+        // is its own under the governing Service.
+        const podSpec = pod.spec as JsonObject;
+        podSpec.hostname = podName;
+        if (spec(sts).serviceName) podSpec.subdomain = spec(sts).serviceName;
         error = (await this.pods.create(sts, pod)).error;
         break;
       }

@@ -14,6 +14,7 @@ import { deleteOptionsFrom } from "../rest/delete-options.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { RequestScope } from "../rest/scope.js";
 import { checkWatchOptions } from "../rest/watch.js";
+import { validateWriteOptions } from "../rest/write-options.js";
 import { retryConcurrent } from "../rest/write-steps.js";
 import type { Store } from "../store/store.js";
 import { authentication } from "./filters/authentication.js";
@@ -27,6 +28,7 @@ import {
   maxInFlight,
 } from "./filters/max-in-flight.js";
 import { requestInfo } from "./filters/request-info.js";
+import { goEncoded } from "./go-encoding.js";
 import { serveHealth } from "./health.js";
 import type { ApiServerMetrics } from "./metrics.js";
 import {
@@ -120,7 +122,9 @@ export function createHandler(deps: HandlerDeps) {
     const { path, query } = ri;
     const user = ctx.user!;
     if (serveHealth(path, query, res)) return;
-    if (path === "/version") {
+    // go-restful's /version web service routes its root with and without the trailing slash
+    // (staging/src/k8s.io/apiserver/pkg/endpoints/routes/version.go).
+    if (path === "/version" || path === "/version/") {
       sendJson(res, 200, version);
       return;
     }
@@ -171,21 +175,7 @@ export function createHandler(deps: HandlerDeps) {
       return;
     }
     const fieldManager = query.get("fieldManager");
-    if (
-      fieldManager !== null &&
-      (fieldManager.length > 128 || !/^[\x20-\x7e]*$/.test(fieldManager))
-    ) {
-      throw errors.invalidOptions(
-        verb === "patch" ? "PatchOptions" : verb === "create" ? "CreateOptions" : "UpdateOptions",
-        [
-          {
-            type: "FieldValueTooLong",
-            field: "fieldManager",
-            detail: "may not be more than 128 bytes",
-          },
-        ],
-      );
-    }
+    validateWriteOptions(verb, query);
     const ua = req.headers["user-agent"] ?? "unknown";
     const scope: RequestScope = {
       info,
@@ -241,9 +231,9 @@ export function createHandler(deps: HandlerDeps) {
               tableFor(scope, o, { ...tableOpts, noHeaders: !first })
           : wantsPartialMetadata(req.headers.accept)
             ? partialObjectMetadata
-            : undefined;
+            : (o: KubeObject) => goEncoded(info, v, o);
         serveWatch(deps.store, rest, deps.watches, res, scope, {
-          ...(render ? { render } : {}),
+          render,
           // Tables have no protobuf message: their rows are streamed as JSON.
           protobuf: output === PROTOBUF && !tableOpts,
         });
@@ -357,7 +347,14 @@ export function createHandler(deps: HandlerDeps) {
       sendProtobuf(res, code, encoded, warningHeader(warnings));
       return;
     }
-    sendJson(res, code, body, warningHeader(warnings), type);
+    const served = scope.subresource === undefined || scope.subresource === "status";
+    sendJson(
+      res,
+      code,
+      served ? goEncoded(scope.info, scope.version, body) : body,
+      warningHeader(warnings),
+      type,
+    );
   }
 }
 

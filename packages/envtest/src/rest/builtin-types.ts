@@ -15,6 +15,7 @@ import {
   type TypeDefinition,
 } from "@opgen/apimachinery/catalog";
 import { parseQuantity, QUANTITY_FORMAT_ERROR } from "@opgen/apimachinery/quantity";
+import { normalizeMicroTime, normalizeTime } from "../api/meta.js";
 import { isObject } from "../api/types.js";
 import { goQuantity, quantityString } from "./go-quantity.js";
 
@@ -74,6 +75,45 @@ class Walk {
 }
 
 const QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+const TIME_DEF = "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
+const MICRO_TIME_DEF = "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime";
+// The server writes ObjectMeta's times itself: a body's are not walked.
+const OBJECT_META_DEF = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+
+const BASE64 = /[A-Za-z0-9+/]/;
+
+/**
+ * Where Go's base64.StdEncoding.Decode finds `text` corrupt (its CorruptInputError offset), or
+ * undefined when it decodes: line breaks are skipped, `=` pads the last quantum only, and an
+ * unfinished quantum fails where the text ends less its length (src/encoding/base64/base64.go,
+ * decodeQuantum).
+ */
+export function base64ErrorOffset(text: string): number | undefined {
+  let j = 0; // characters of the current quantum read
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\n" || c === "\r") continue;
+    if (BASE64.test(c)) {
+      j = (j + 1) % 4;
+      continue;
+    }
+    if (c !== "=" || j < 2) return i;
+    // Padding: one more `=` after two characters, then nothing but line breaks.
+    let k = i + 1;
+    const skip = () => {
+      while (k < text.length && (text[k] === "\n" || text[k] === "\r")) k++;
+    };
+    if (j === 2) {
+      skip();
+      if (k === text.length) return k;
+      if (text[k] !== "=") return k - 1;
+      k++;
+    }
+    skip();
+    return k < text.length ? k : undefined;
+  }
+  return j === 0 ? undefined : text.length - j;
+}
 
 /** An int32 as Go's decoder reads a JSON number into one, or the number's mismatch text. */
 function int32Mismatch(v: number): string | undefined {
@@ -152,6 +192,11 @@ function checkValue(
       return;
     case "string":
       if (typeof v !== "string") walk.save(mismatch(v, goType(node), struct, field));
+      else if (node.format === "byte") {
+        // A []byte is base64 text, read by base64.StdEncoding (Secret and ConfigMap data).
+        const at = base64ErrorOffset(v);
+        if (at !== undefined) walk.save(`illegal base64 data at input byte ${at}`);
+      }
       return;
     case "array": {
       if (!Array.isArray(v)) {
@@ -202,6 +247,10 @@ function canonical(node: DefinitionNode, v: unknown): unknown {
     const g = goQuantity(v);
     return g ? quantityString(g) : v;
   }
+  // metav1.Time marshals whole seconds in UTC, MicroTime six fractional digits
+  // (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/time.go, micro_time.go).
+  if (node.$ref === TIME_DEF) return normalizeTime(v);
+  if (node.$ref === MICRO_TIME_DEF) return normalizeMicroTime(v);
   if (node.$ref) {
     if (isObject(v)) canonicalStruct(node.$ref, v);
     return v;
@@ -218,17 +267,18 @@ function canonical(node: DefinitionNode, v: unknown): unknown {
   return v;
 }
 
-/** Whether a value of the definition can hold a resource.Quantity anywhere below it. */
-const quantityBearing = new Map<string, boolean>();
-function holdsQuantity(defName: string): boolean {
-  let holds = quantityBearing.get(defName);
+/** Whether a value of the definition can hold a Quantity, Time or MicroTime below its metadata. */
+const canonicalBearing = new Map<string, boolean>();
+function holdsCanonical(defName: string): boolean {
+  let holds = canonicalBearing.get(defName);
   if (holds !== undefined) return holds;
   // Reachability over the definitions' references (recursive types such as JSONSchemaProps
   // included); only the asked definition's answer is kept.
   const seen = new Set<string>();
   const reaches = (n: DefinitionNode | boolean | undefined): boolean => {
     if (typeof n !== "object") return false;
-    if (n.$ref === QUANTITY_DEF) return true;
+    if (n.$ref === QUANTITY_DEF || n.$ref === TIME_DEF || n.$ref === MICRO_TIME_DEF) return true;
+    if (n.$ref === OBJECT_META_DEF) return false;
     if (n.$ref !== undefined) {
       if (seen.has(n.$ref)) return false;
       seen.add(n.$ref);
@@ -241,13 +291,13 @@ function holdsQuantity(defName: string): boolean {
     );
   };
   holds = reaches({ $ref: defName });
-  quantityBearing.set(defName, holds);
+  canonicalBearing.set(defName, holds);
   return holds;
 }
 
 function canonicalStruct(defName: string, obj: Record<string, unknown>): void {
   // Most kinds (ConfigMaps, Secrets, Services, ...) hold none: their bodies are not walked.
-  if (!holdsQuantity(defName)) return;
+  if (!holdsCanonical(defName)) return;
   const def = definition(defName);
   if (!def?.properties) return;
   for (const key in obj) {
@@ -257,10 +307,11 @@ function canonicalStruct(defName: string, obj: Record<string, unknown>): void {
 }
 
 /**
- * Rewrites a decoded built-in's quantities as kube-apiserver serves them back: the decoded
- * resource.Quantity marshals its canonical String() (`1000m` is `"1"`, `0.5` is `"500m"`,
- * `2048Mi` is `"2Gi"`, numbers become strings).
+ * Rewrites a decoded built-in's quantities and times as kube-apiserver serves them back: the
+ * decoded resource.Quantity marshals its canonical String() (`1000m` is `"1"`, `0.5` is
+ * `"500m"`, `2048Mi` is `"2Gi"`, numbers become strings), a metav1.Time whole seconds
+ * (`00:00:00.5Z` is `00:00:00Z`), a MicroTime six fractional digits.
  */
-export function canonicalizeQuantities(defName: string, obj: Record<string, unknown>): void {
+export function canonicalizeValues(defName: string, obj: Record<string, unknown>): void {
   canonicalStruct(defName, obj);
 }

@@ -5,6 +5,7 @@
 import { errors, type FieldError } from "@opgen/apimachinery/status";
 import { deepClone, isObject } from "../api/types.js";
 import { parseBool } from "./scope.js";
+import { dryRunErrors } from "./write-options.js";
 
 export interface DeleteOptions {
   propagationPolicy?: string;
@@ -45,6 +46,7 @@ export function validateDeleteOptions(opts: DeleteOptions): void {
       detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
     });
   }
+  if (opts.dryRun !== undefined) errs.push(...dryRunErrors(opts.dryRun));
   if (errs.length) throw errors.invalid("DeleteOptions", "meta.k8s.io", "", errs);
 }
 

@@ -15,8 +15,13 @@ export function fieldMatcher(sel: FieldSelector, info: ResourceInfo): (obj: Kube
     else if (field === "metadata.namespace" && info.namespaced) {
       getters.set(field, (o) => o.metadata?.namespace);
     } else if (info.fieldLabels?.[field]) getters.set(field, info.fieldLabels[field]!);
-    else if (info.custom) throw errors.badRequest(`field label not supported: ${field}`);
-    else {
+    // A kind with field labels of its own registers its own conversion function (Pod's, Secret's,
+    // Event's in pkg/apis/core/v1/conversion.go; a CRD's crConverter), whose error names only
+    // the label; the others fall back to DefaultMetaV1FieldSelectorConversion
+    // (staging/src/k8s.io/apimachinery/pkg/runtime/conversion.go).
+    else if (info.custom || info.fieldLabels) {
+      throw errors.badRequest(`field label not supported: ${field}`);
+    } else {
       throw errors.badRequest(
         `"${field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
       );

@@ -92,8 +92,17 @@ function keyOf(o: KubeObject): string {
   return `${o.metadata?.namespace ?? ""}/${o.metadata?.name}`;
 }
 
-/** Applies continue and limit to objects sorted by namespace/name. */
-export function paginate(all: KubeObject[], q: URLSearchParams, current: number): Page {
+/**
+ * Applies continue and limit to objects sorted by namespace/name. `selected`: a label or field
+ * selector chose the objects, so the store cannot count what is left and remainingItemCount stays
+ * unset (the predicate is not empty: staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go).
+ */
+export function paginate(
+  all: KubeObject[],
+  q: URLSearchParams,
+  current: number,
+  selected = false,
+): Page {
   let items = all;
   const metadata: JsonObject = { resourceVersion: String(current) };
   const cont = q.get("continue");
@@ -118,7 +127,7 @@ export function paginate(all: KubeObject[], q: URLSearchParams, current: number)
     metadata.continue = Buffer.from(
       JSON.stringify({ v: "meta.k8s.io/v1", rv: current, start }),
     ).toString("base64url");
-    metadata.remainingItemCount = items.length - limit;
+    if (!selected) metadata.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }
   return { items, metadata };

@@ -163,6 +163,7 @@ export class ObjectReads {
       this.store.list(this.bucket(scope.info), ns).filter(match),
       scope.query,
       current,
+      Boolean(scope.query.get("labelSelector") || scope.query.get("fieldSelector")),
     );
     return {
       apiVersion: groupVersion(scope.info.group, scope.version.name),

@@ -23,7 +23,7 @@ import {
   type Schema,
   storageVersion,
 } from "../api/types.js";
-import { builtinTypeError, canonicalizeQuantities } from "./builtin-types.js";
+import { builtinTypeError, canonicalizeValues } from "./builtin-types.js";
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
@@ -138,7 +138,7 @@ export function decodeBuiltin(
     throw errors.badRequest(
       `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: ${typeError}`,
     );
-  canonicalizeQuantities(decoding.definition, obj);
+  canonicalizeValues(decoding.definition, obj);
   reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
   if (!noEmpties) dropGoEmpties(obj, schema);
   if (decoding.defaults) applyDefaults(obj, decoding.defaults);

@@ -187,15 +187,25 @@ export function startWatch(
   pending.length = 0;
 
   const timeout = Number(q.get("timeoutSeconds") ?? "0");
-  if (timeout > 0) after(timeout * 1000, close);
+  const deadline = timeout > 0 ? Date.now() + timeout * 1000 : undefined;
+  if (deadline !== undefined) after(timeout * 1000, close);
   if (allowBookmarks) {
     const every = opts.bookmarkIntervalMs ?? 60_000;
-    const tick = () => {
-      if (closed) return;
-      bookmark();
-      after(every, tick);
+    // Every interval, and 2 s before the watch's deadline when that comes first, so a client
+    // resumes from a recent resourceVersion; none once that moment has passed
+    // (nextBookmarkTime, staging/src/k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go).
+    const schedule = () => {
+      const now = Date.now();
+      const beforeDeadline = deadline !== undefined && deadline - 2000 < now + every;
+      const next = beforeDeadline ? deadline - 2000 : now + every;
+      if (next < now) return;
+      after(next - now, () => {
+        if (closed) return;
+        bookmark();
+        if (!beforeDeadline) schedule();
+      });
     };
-    after(every, tick);
+    schedule();
   }
   return { close };
 }
