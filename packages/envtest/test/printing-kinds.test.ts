@@ -244,7 +244,7 @@ describe("kubectl get for storage", () => {
         "AGE",
         "VOLUMEMODE",
       ],
-      ["data", "", "", "", "", "fast", "<unset>", AGE, "Filesystem"],
+      ["data", "Pending", "", "", "", "fast", "<unset>", AGE, "Filesystem"],
     ]);
   });
 

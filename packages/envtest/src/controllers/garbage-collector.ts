@@ -20,6 +20,7 @@ import {
 } from "../client/api-client.js";
 import { controllerIdentity } from "../client/identities.js";
 import type { Store, StoreEvent } from "../store/store.js";
+import { deletionConditions } from "./namespace-conditions.js";
 import { WorkQueue } from "./work-queue.js";
 
 interface Ref {
@@ -284,6 +285,37 @@ export class GarbageCollector {
     return !!ns?.metadata?.deletionTimestamp;
   }
 
+  /** What deleting the namespace's content left, written into its status conditions. */
+  private async reportRemaining(name: string): Promise<void> {
+    const resources = new Map<string, number>();
+    const finalizers = new Map<string, number>();
+    for (const info of this.registry.all()) {
+      if (!info.namespaced || info.sharedStorage) continue;
+      for (const o of this.store.list(bucketOf(info), name)) {
+        const key = `${info.resource}.${info.group}`;
+        resources.set(key, (resources.get(key) ?? 0) + 1);
+        for (const f of o.metadata?.finalizers ?? [])
+          finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
+      }
+    }
+    const ns = this.store.get(namespacesBucket, undefined, name);
+    if (!ns) return;
+    const status = (ns.status ?? {}) as JsonObject;
+    const conditions = deletionConditions((status.conditions as JsonObject[] | undefined) ?? [], {
+      resources,
+      finalizers,
+    });
+    if (!conditions) return;
+    await this.namespaces.change(
+      NAMESPACES,
+      ns,
+      (c) => {
+        c.status = { ...((c.status ?? {}) as JsonObject), conditions };
+      },
+      { subresource: "status" },
+    );
+  }
+
   /**
    * The namespace controller: delete all content (each object with background propagation, as
    * its deletecollection does), then drop the `kubernetes` finalizer through the namespace's
@@ -301,6 +333,7 @@ export class GarbageCollector {
           await deleteIfPresent(this.namespaces, info, o, { propagationPolicy: "Background" });
       }
     }
+    await this.reportRemaining(name);
     if (remaining > 0) return;
     const current = this.store.get(namespacesBucket, undefined, name);
     const spec = (current?.spec ?? {}) as JsonObject;

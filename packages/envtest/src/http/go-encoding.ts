@@ -2,29 +2,48 @@
  * What Go's encoding/json writes for a built-in object that its stored JSON leaves out. A kind's
  * `Status` is a struct, not a pointer, and `omitempty` never omits a struct, so every typed
  * object is served with `"status": {}` at least (a new Job's, a Deployment's before its
- * controller writes); and the items of a typed list are structs whose TypeMeta is empty, so they
- * carry no `kind` or `apiVersion` (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/
- * json.go encodes the typed value; k8s.io/api/*\/types.go declare the fields). Custom resources
- * are unstructured: served as stored.
+ * controller writes), holding the status fields without `omitempty` at their zero (a new
+ * StatefulSet's `replicas: 0`, which the Python client requires); and the items of a typed list
+ * are structs whose TypeMeta is empty, so they carry no `kind` or `apiVersion`
+ * (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go encodes the typed value;
+ * k8s.io/api/*\/types.go declare the fields). Custom resources are unstructured: served as
+ * stored.
  */
-import { definition, definitionName } from "@opgen/apimachinery/catalog";
-import type { KubeObject, ResourceInfo, ResourceVersionInfo } from "../api/types.js";
+import { definitionName } from "@opgen/apimachinery/catalog";
+import { ssa } from "@opgen/apimachinery/merge";
+import {
+  isObject,
+  type JsonObject,
+  type KubeObject,
+  type ResourceInfo,
+  type ResourceVersionInfo,
+} from "../api/types.js";
 
-const statusStructs = new Map<ResourceVersionInfo, boolean>();
+const statusZeros = new Map<ResourceVersionInfo, JsonObject | null>();
 
-/** Whether the version's Go type has a `status` struct field. */
-function hasStatusStruct(info: ResourceInfo, version: ResourceVersionInfo): boolean {
-  let has = statusStructs.get(version);
-  if (has === undefined) {
+/**
+ * The Go zero of the version's `status` struct as encoding/json writes it (its fields without
+ * `omitempty` present: a StatefulSet's `replicas: 0`), or null for a kind without one.
+ */
+function statusZero(info: ResourceInfo, version: ResourceVersionInfo): JsonObject | null {
+  let zero = statusZeros.get(version);
+  if (zero === undefined) {
     const name = definitionName({ group: info.group, version: version.name, kind: info.kind });
-    has = Boolean(name && definition(name)?.properties?.status?.$ref);
-    statusStructs.set(version, has);
+    const status = name ? ssa.definitionZero(name)?.status : undefined;
+    zero = isObject(status) ? status : null;
+    statusZeros.set(version, zero);
   }
-  return has;
+  return zero;
 }
 
-function withStatus(o: KubeObject, status: boolean): KubeObject {
-  return status && o.status === undefined ? { ...o, status: {} } : o;
+function withStatus(o: KubeObject, zero: JsonObject | null): KubeObject {
+  if (!zero) return o;
+  if (o.status === undefined) return { ...o, status: { ...zero } };
+  if (!isObject(o.status)) return o;
+  const status = o.status;
+  for (const k in zero)
+    if (status[k] === undefined) return { ...o, status: { ...zero, ...status } };
+  return o;
 }
 
 /**
@@ -38,7 +57,7 @@ export function goEncoded(
   body: KubeObject,
 ): KubeObject {
   if (info.custom) return body;
-  const status = hasStatusStruct(info, version);
+  const status = statusZero(info, version);
   if (body.kind === info.listKind && Array.isArray(body.items)) {
     const items = (body.items as KubeObject[]).map((item) => {
       const { kind: _kind, apiVersion: _apiVersion, ...rest } = item;

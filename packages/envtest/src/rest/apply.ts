@@ -17,6 +17,7 @@ import {
   type KubeObject,
   type ManagedFieldsEntry,
 } from "../api/types.js";
+import { checkDeclaredFields } from "./apply-fields.js";
 import { fieldManagerScope } from "./managed-fields.js";
 import type { ObjectRest } from "./objects.js";
 import type { RequestScope } from "./scope.js";
@@ -102,6 +103,7 @@ export async function serverSideApply(
   // configuration, as in kube: the field manager ignores it and the strategy restores it.
   const applied = decode(body, scope);
   const info = scope.info;
+  checkDeclaredFields(info, scope.version, applied);
   let live: KubeObject | undefined;
   try {
     live = deepClone(await rest.getAsync({ ...scope, subresource: undefined }));
