@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the oracle tests build against (test/helpers/go-oracle.ts): Debian's Go toolchain
-# and Go libraries' sources, which the tests compile offline in GOPATH mode. Idempotent: installs
+# and Go libraries' sources, which the tests compile offline in GOPATH mode; and the official
+# Python client the envtest suite drives (packages/envtest/test/python-client.test.ts). Idempotent: installs
 # only the packages missing, and only as root with apt-get; otherwise it names what is missing
 # (the tests then skip, or fail under OPGEN_REQUIRE_ORACLES=1). Another oracle adds its packages
 # to PACKAGES.
@@ -11,6 +12,7 @@ PACKAGES=(
   golang-gopkg-yaml.v2-dev # gopkg.in/yaml.v2, the YAML writer's oracle (test/oracles/yaml)
   golang-k8s-sigs-yaml-dev # sigs.k8s.io/yaml, controller-gen's way into yaml.v2
   golang-k8s-sigs-structured-merge-diff-dev # SMD v4.1.2 sources, the SSA oracle (test/oracles/ssa)
+  python3-kubernetes       # the official Python client, envtest's third real client
 )
 
 missing=()
