@@ -14,6 +14,7 @@ import { decodeProtobuf } from "../src/http/protobuf.js";
 import { applyJsonPatch } from "../src/patch/jsonpatch.js";
 import { applyMergePatch } from "../src/patch/mergepatch.js";
 import { humanDuration } from "../src/registry/printing.js";
+import { base64ErrorOffset } from "../src/rest/builtin-types.js";
 import { fieldMatcher } from "../src/rest/field-selectors.js";
 
 describe("label selectors", () => {
@@ -466,5 +467,28 @@ describe("protobuf encoding", () => {
     };
     expect(decodeProtobuf(encodeProtobuf(secret)!)).toEqual(secret);
     expect(encodeProtobuf({ apiVersion: "example.com/v1", kind: "Widget" })).toBeUndefined();
+  });
+});
+
+describe("base64 of []byte fields", () => {
+  it("finds the offset Go's base64.StdEncoding.Decode reports", () => {
+    // Each offset as Go 1.19's encoding/base64 reports it for the same text.
+    const cases: [string, number | undefined][] = [
+      ["not base64!", 3],
+      ["QQ", 0],
+      ["QQ=", 3],
+      ["QQ=x", 2],
+      ["QQ==x", 4],
+      ["QQ==", undefined],
+      ["Q===", 1],
+      ["QUJD\nRA==", undefined],
+      ["QUJDRA", 4],
+      ["QUJD\r\nRA=\n=", undefined],
+      ["QUJDR", 4],
+      ["ab$c", 2],
+      ["QQ==\n", undefined],
+    ];
+    for (const [text, offset] of cases)
+      expect([text, base64ErrorOffset(text)]).toEqual([text, offset]);
   });
 });
