@@ -108,7 +108,7 @@ def namespace_held_by_finalizer():
     core.delete_namespace(f"{ns}-held")
     # The namespace controller reports what holds it; bounded by attempts.
     condition = None
-    for _ in range(100):
+    for _ in range(300):
         current = core.read_namespace(f"{ns}-held")
         condition = next((c for c in current.status.conditions or []
                           if c.type == "NamespaceFinalizersRemaining"), None)
@@ -120,7 +120,7 @@ def namespace_held_by_finalizer():
            "Some content in the namespace has finalizers remaining: example.com/hold in 1 "
            "resource instances"), "NamespaceFinalizersRemaining")
     core.patch_namespaced_config_map("held", f"{ns}-held", {"metadata": {"finalizers": None}})
-    for _ in range(100):
+    for _ in range(300):
         try:
             core.read_namespace(f"{ns}-held")
         except ApiException as e:

@@ -73,7 +73,7 @@ def statefulset_pod_identity():
                 metadata=client.V1ObjectMeta(labels={"app": "db"}),
                 spec=client.V1PodSpec(containers=[client.V1Container(name="c", image="x")])))))
     # The simulated controller creates the pod; bounded by attempts, not a tight clock.
-    for _ in range(100):
+    for _ in range(300):
         pods = core.list_namespaced_pod(ns, label_selector="app=db").items
         if pods:
             break
