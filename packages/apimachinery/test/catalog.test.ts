@@ -1,20 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import {
-  builtinResources,
-  definition,
-  definitionName,
-  definitionOfModel,
-  description,
-  expandSchema,
-  findResource,
-  preferredVersion,
-} from "../src/catalog/index.js";
+import { catalogFor } from "../src/catalog/index.js";
+
+const catalog = catalogFor("1.32");
 
 describe("catalog resources", () => {
   it("resolves kinds and plurals to discovery facts, preferred version by default", () => {
-    const deploy = findResource({ group: "apps", kind: "Deployment" })!;
+    const deploy = catalog.findResource({ group: "apps", kind: "Deployment" })!;
     expect(deploy).toMatchObject({
       version: "v1",
       plural: "deployments",
@@ -40,31 +33,35 @@ describe("catalog resources", () => {
       version: "v1",
       kind: "Scale",
     });
-    expect(findResource({ group: "", plural: "namespaces" })).toMatchObject({
+    expect(catalog.findResource({ group: "", plural: "namespaces" })).toMatchObject({
       kind: "Namespace",
       namespaced: false,
       shortNames: ["ns"],
     });
-    expect(findResource({ group: "autoscaling", kind: "HorizontalPodAutoscaler" })!.version).toBe(
-      "v2",
-    );
     expect(
-      findResource({ group: "autoscaling", version: "v1", kind: "HorizontalPodAutoscaler" }),
+      catalog.findResource({ group: "autoscaling", kind: "HorizontalPodAutoscaler" })!.version,
+    ).toBe("v2");
+    expect(
+      catalog.findResource({
+        group: "autoscaling",
+        version: "v1",
+        kind: "HorizontalPodAutoscaler",
+      }),
     ).toBeDefined();
-    expect(preferredVersion("autoscaling")).toBe("v2");
-    expect(findResource({ group: "apps", kind: "Nope" })).toBeUndefined();
+    expect(catalog.preferredVersion("autoscaling")).toBe("v2");
+    expect(catalog.findResource({ group: "apps", kind: "Nope" })).toBeUndefined();
   });
 
   it("keeps verbs as served: componentstatuses cannot be watched, namespaces not deleted by collection", () => {
-    expect(findResource({ group: "", plural: "componentstatuses" })!.verbs).toEqual([
+    expect(catalog.findResource({ group: "", plural: "componentstatuses" })!.verbs).toEqual([
       "get",
       "list",
     ]);
-    expect(findResource({ group: "", plural: "namespaces" })!.verbs).not.toContain(
+    expect(catalog.findResource({ group: "", plural: "namespaces" })!.verbs).not.toContain(
       "deletecollection",
     );
-    expect(findResource({ group: "", plural: "bindings" })!.verbs).toEqual(["create"]);
-    const sa = findResource({ group: "", plural: "serviceaccounts" })!;
+    expect(catalog.findResource({ group: "", plural: "bindings" })!.verbs).toEqual(["create"]);
+    const sa = catalog.findResource({ group: "", plural: "serviceaccounts" })!;
     expect(sa.subresources).toEqual([
       {
         name: "token",
@@ -77,7 +74,7 @@ describe("catalog resources", () => {
   });
 
   it("lists every GA group of 1.32 with one preferred version each", () => {
-    const ga = builtinResources().filter((r) => r.stability === "ga");
+    const ga = catalog.builtinResources().filter((r) => r.stability === "ga");
     const groups = new Set(ga.map((r) => r.group));
     for (const g of [
       "",
@@ -91,7 +88,8 @@ describe("catalog resources", () => {
     }
     for (const g of groups) {
       const preferred = new Set(
-        builtinResources()
+        catalog
+          .builtinResources()
           .filter((r) => r.group === g && r.preferred)
           .map((r) => r.version),
       );
@@ -102,7 +100,7 @@ describe("catalog resources", () => {
 
 describe("catalog definitions", () => {
   it("keeps list-map keys, patch strategies and the +default values", () => {
-    const spec = definition("io.k8s.api.core.v1.ServiceSpec")!;
+    const spec = catalog.definition("io.k8s.api.core.v1.ServiceSpec")!;
     expect(spec.properties!.ports).toMatchObject({
       "x-kubernetes-list-type": "map",
       "x-kubernetes-list-map-keys": ["port", "protocol"],
@@ -110,27 +108,33 @@ describe("catalog definitions", () => {
       "x-kubernetes-patch-strategy": "merge",
       items: { $ref: "io.k8s.api.core.v1.ServicePort" },
     });
-    expect(definition("io.k8s.api.core.v1.ServicePort")!.properties!.protocol!.default).toBe("TCP");
-    expect(definition("io.k8s.api.core.v1.LocalObjectReference")!.properties!.name!.default).toBe(
-      "",
-    );
-    expect(definition("io.k8s.api.core.v1.LocalObjectReference")!["x-kubernetes-map-type"]).toBe(
-      "atomic",
-    );
-    expect(definition("io.k8s.api.core.v1.Nope")).toBeUndefined();
-    expect(definitionName({ group: "batch", version: "v1", kind: "CronJob" })).toBe(
+    expect(
+      catalog.definition("io.k8s.api.core.v1.ServicePort")!.properties!.protocol!.default,
+    ).toBe("TCP");
+    expect(
+      catalog.definition("io.k8s.api.core.v1.LocalObjectReference")!.properties!.name!.default,
+    ).toBe("");
+    expect(
+      catalog.definition("io.k8s.api.core.v1.LocalObjectReference")!["x-kubernetes-map-type"],
+    ).toBe("atomic");
+    expect(catalog.definition("io.k8s.api.core.v1.Nope")).toBeUndefined();
+    expect(catalog.definitionName({ group: "batch", version: "v1", kind: "CronJob" })).toBe(
       "io.k8s.api.batch.v1.CronJob",
     );
   });
 
   it("keeps descriptions apart and reads them on demand", () => {
-    expect(definition("io.k8s.api.core.v1.Container")).not.toHaveProperty("description");
-    expect(description("io.k8s.api.core.v1.Container", "image")).toMatch(/Container image name/);
-    expect(description("io.k8s.api.core.v1.Container")).toMatch(/A single application container/);
+    expect(catalog.definition("io.k8s.api.core.v1.Container")).not.toHaveProperty("description");
+    expect(catalog.description("io.k8s.api.core.v1.Container", "image")).toMatch(
+      /Container image name/,
+    );
+    expect(catalog.description("io.k8s.api.core.v1.Container")).toMatch(
+      /A single application container/,
+    );
   });
 
   it("expands a definition into the inline schema a CRD carries", () => {
-    const pod = expandSchema("io.k8s.api.core.v1.PodSpec");
+    const pod = catalog.expandSchema("io.k8s.api.core.v1.PodSpec");
     const ports = pod.properties!.containers!.items!.properties!.ports!;
     expect(ports["x-kubernetes-list-type"]).toBe("map");
     expect(ports["x-kubernetes-list-map-keys"]).toEqual(["containerPort", "protocol"]);
@@ -152,43 +156,53 @@ describe("catalog definitions", () => {
     });
     expect(pod.properties!.imagePullSecrets!.items!["x-kubernetes-map-type"]).toBe("atomic");
     expect(pod).not.toHaveProperty("description");
-    const described = expandSchema("io.k8s.api.core.v1.PodSpec", { descriptions: true });
+    const described = catalog.expandSchema("io.k8s.api.core.v1.PodSpec", { descriptions: true });
     expect(described.properties!.containers!.description).toMatch(/List of containers/);
-    expect(() => expandSchema("io.k8s.api.core.v1.Nope")).toThrow(/no definition/);
+    expect(() => catalog.expandSchema("io.k8s.api.core.v1.Nope")).toThrow(/no definition/);
   });
 });
 
 describe("client-node models and controller-gen's view", () => {
   it("maps client-node model names to definitions, group-prefixed where two groups share a name", () => {
-    expect(definitionOfModel("V1PodTemplateSpec")).toBe("io.k8s.api.core.v1.PodTemplateSpec");
-    expect(definitionOfModel("V1JobTemplateSpec")).toBe("io.k8s.api.batch.v1.JobTemplateSpec");
-    expect(definitionOfModel("V1Condition")).toBe("io.k8s.apimachinery.pkg.apis.meta.v1.Condition");
-    expect(definitionOfModel("V2HorizontalPodAutoscalerSpec")).toBe(
+    expect(catalog.definitionOfModel("V1PodTemplateSpec")).toBe(
+      "io.k8s.api.core.v1.PodTemplateSpec",
+    );
+    expect(catalog.definitionOfModel("V1JobTemplateSpec")).toBe(
+      "io.k8s.api.batch.v1.JobTemplateSpec",
+    );
+    expect(catalog.definitionOfModel("V1Condition")).toBe(
+      "io.k8s.apimachinery.pkg.apis.meta.v1.Condition",
+    );
+    expect(catalog.definitionOfModel("V2HorizontalPodAutoscalerSpec")).toBe(
       "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec",
     );
-    expect(definitionOfModel("CoreV1Event")).toBe("io.k8s.api.core.v1.Event");
-    expect(definitionOfModel("EventsV1Event")).toBe("io.k8s.api.events.v1.Event");
-    expect(definitionOfModel("RbacV1Subject")).toBe("io.k8s.api.rbac.v1.Subject");
+    expect(catalog.definitionOfModel("CoreV1Event")).toBe("io.k8s.api.core.v1.Event");
+    expect(catalog.definitionOfModel("EventsV1Event")).toBe("io.k8s.api.events.v1.Event");
+    expect(catalog.definitionOfModel("RbacV1Subject")).toBe("io.k8s.api.rbac.v1.Subject");
     // Two groups have a v1 Event: client-node never names either without its group.
-    expect(definitionOfModel("V1Event")).toBeUndefined();
+    expect(catalog.definitionOfModel("V1Event")).toBeUndefined();
     // Newer than 1.32, or not a model name at all.
-    expect(definitionOfModel("V1PodCertificateProjection")).toBeUndefined();
-    expect(definitionOfModel("KubeConfig")).toBeUndefined();
+    expect(catalog.definitionOfModel("V1PodCertificateProjection")).toBeUndefined();
+    expect(catalog.definitionOfModel("KubeConfig")).toBeUndefined();
   });
 
   it("carries an inline-embedded type's defaults, and for controller-gen its map type", () => {
-    const envSource = expandSchema("io.k8s.api.core.v1.ConfigMapEnvSource");
+    const envSource = catalog.expandSchema("io.k8s.api.core.v1.ConfigMapEnvSource");
     expect(envSource.properties!.name!.default).toBe("");
     expect(envSource["x-kubernetes-map-type"]).toBeUndefined();
-    const cg = expandSchema("io.k8s.api.core.v1.ConfigMapEnvSource", { controllerGen: true });
+    const cg = catalog.expandSchema("io.k8s.api.core.v1.ConfigMapEnvSource", {
+      controllerGen: true,
+    });
     expect(cg["x-kubernetes-map-type"]).toBe("atomic");
   });
 
   it("drops +default=ref(...) values only for controller-gen, which skips them", () => {
-    const disk = expandSchema("io.k8s.api.core.v1.AzureDiskVolumeSource");
+    const disk = catalog.expandSchema("io.k8s.api.core.v1.AzureDiskVolumeSource");
     expect(disk.properties!.cachingMode!.default).toBe("ReadWrite");
     expect(disk.properties!.fsType!.default).toBe("ext4");
-    const cg = expandSchema("io.k8s.api.core.v1.AzureDiskVolumeSource", { controllerGen: true });
+    const cg = catalog.expandSchema("io.k8s.api.core.v1.AzureDiskVolumeSource", {
+      controllerGen: true,
+    });
     expect(cg.properties!.cachingMode!.default).toBeUndefined();
     expect(cg.properties!.kind!.default).toBeUndefined();
     expect(cg.properties!.fsType!.default).toBe("ext4");
@@ -196,7 +210,7 @@ describe("client-node models and controller-gen's view", () => {
 
   it("writes replaced definitions as given, one copy per use", () => {
     const replace = { "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": { type: "object" } };
-    const pod = expandSchema("io.k8s.api.core.v1.PodTemplateSpec", { replace });
+    const pod = catalog.expandSchema("io.k8s.api.core.v1.PodTemplateSpec", { replace });
     expect(pod.properties!.metadata).toEqual({ type: "object" });
     pod.properties!.metadata!.type = "string";
     expect(replace["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].type).toBe("object");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { catalogFor } from "../src/catalog/index.js";
 import {
   applyStrategicMergePatch,
   catalogNode,
@@ -7,8 +8,10 @@ import {
   ssa,
 } from "../src/merge/index.js";
 
+const catalog = catalogFor("1.32");
+
 describe("strategic merge patch from the catalog", () => {
-  const deployment = catalogNode("io.k8s.api.apps.v1.Deployment");
+  const deployment = catalogNode(catalog, "io.k8s.api.apps.v1.Deployment");
 
   it("merges containers by name, env by name, and replaces lists without a strategy", () => {
     const live = {
@@ -108,7 +111,7 @@ describe("strategic merge patch from the catalog", () => {
         },
       },
       { spec: { ports: [{ port: 443, targetPort: 8443 }] } },
-      catalogNode("io.k8s.api.core.v1.Service"),
+      catalogNode(catalog, "io.k8s.api.core.v1.Service"),
     );
     expect(out.spec).toEqual({
       ports: [
@@ -121,13 +124,13 @@ describe("strategic merge patch from the catalog", () => {
 
 describe("list semantics", () => {
   it("completes list-map keys with their defaults, as server-side apply does", () => {
-    const ports = catalogNode("io.k8s.api.core.v1.ServiceSpec")!.field("ports")!;
+    const ports = catalogNode(catalog, "io.k8s.api.core.v1.ServiceSpec")!.field("ports")!;
     expect(ports.listType).toBe("map");
     expect(listMapKey({ port: 80 }, ports)).toBe(listMapKey({ port: 80, protocol: "TCP" }, ports));
     expect(listMapKey({ port: 80, protocol: "UDP" }, ports)).not.toBe(
       listMapKey({ port: 80 }, ports),
     );
-    const cports = catalogNode("io.k8s.api.core.v1.Container")!.field("ports")!;
+    const cports = catalogNode(catalog, "io.k8s.api.core.v1.Container")!.field("ports")!;
     expect(listMapKey({ containerPort: 8080 }, cports)).toBe('[8080,"TCP"]');
   });
 
@@ -156,18 +159,20 @@ describe("list semantics", () => {
 
 describe("a built-in's zero value (what the field manager compares a create against)", () => {
   it("has required fields at their zero and spec and status as structs", () => {
-    expect(ssa.definitionZero("io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler")).toEqual({
+    expect(
+      ssa.definitionZero(catalog, "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler"),
+    ).toEqual({
       metadata: {},
       spec: { maxReplicas: 0, scaleTargetRef: { kind: "", name: "" } },
       status: { currentReplicas: 0, desiredReplicas: 0 },
     });
     // A required pointer and a required slice are null; the template is a struct.
-    const d = ssa.definitionZero("io.k8s.api.apps.v1.Deployment") as {
+    const d = ssa.definitionZero(catalog, "io.k8s.api.apps.v1.Deployment") as {
       spec: Record<string, unknown>;
     };
     expect(d.spec.selector).toEqual({});
     expect(d.spec.template).toEqual({ metadata: {}, spec: { containers: null } });
-    expect(ssa.definitionZero("io.k8s.api.core.v1.Nope")).toBeUndefined();
+    expect(ssa.definitionZero(catalog, "io.k8s.api.core.v1.Nope")).toBeUndefined();
   });
 
   it("makes a create own no '.' on parents that the zero value has", () => {
@@ -175,8 +180,8 @@ describe("a built-in's zero value (what the field manager compares a create agai
     const scope = {
       manager: "m",
       apiVersion: "autoscaling/v1",
-      atom: ssa.definitionAtom(name)!,
-      zero: ssa.definitionZero(name),
+      atom: ssa.definitionAtom(catalog, name)!,
+      zero: ssa.definitionZero(catalog, name),
       now: () => "T",
     };
     const hpa = {

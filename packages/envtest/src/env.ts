@@ -45,6 +45,16 @@ export interface TestEnvOptions {
   auth?: "none" | "rbac";
   /** Port to listen on (default: a random free port). */
   port?: number;
+  /**
+   * The Kubernetes minor the server is ("1.32", the default): its resources, discovery, OpenAPI,
+   * `/version` and behaviour. An unknown minor is an error naming the known ones.
+   */
+  kubernetesVersion?: string;
+  /**
+   * Feature gates on or off instead of the minor's defaults, as kube-apiserver's
+   * `--feature-gates` (`{ CRDValidationRatcheting: false }`); a gate the minor lacks is an error.
+   */
+  featureGates?: Readonly<Record<string, boolean>>;
   /** Where to write the kubeconfig (default: a temporary file removed by stop()). */
   kubeconfigPath?: string;
   /** kube-apiserver's `--max-requests-inflight` (default 400); beyond it requests get 429. */
@@ -134,6 +144,10 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
       ? { maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight }
       : {}),
     ...(options.podSecurity !== undefined ? { podSecurity: options.podSecurity } : {}),
+    ...(options.kubernetesVersion !== undefined
+      ? { kubernetesVersion: options.kubernetesVersion }
+      : {}),
+    ...(options.featureGates !== undefined ? { featureGates: options.featureGates } : {}),
     auth: options.auth ?? "none",
   });
   installFeatures(server, { gc: options.gc ?? true, simulate: options.simulate ?? false });

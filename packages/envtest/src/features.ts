@@ -26,7 +26,9 @@ export function installFeatures(server: ApiServer, opts: FeatureOptions): Featur
   }
   if (opts.simulate) {
     Simulator.registerNode(server.client);
-    server.controllers.push(new Simulator(server.store, server.client));
+    server.controllers.push(
+      new Simulator(server.store, server.client, server.kube.info.gitVersion),
+    );
     server.controllers.push(new WorkloadControllers(server.store, server.client));
   }
   return features;

@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
 import { errors } from "@opgen/apimachinery/status";
+import { type KubeVersion, kubeVersion } from "@opgen/apimachinery/version";
 import { AdmissionChain } from "./admission/chain.js";
 import { WebhookSource } from "./admission/configurations.js";
 import { WebhookAdmission } from "./admission/dispatcher.js";
@@ -42,6 +43,13 @@ import { Store } from "./store/store.js";
 
 export interface ApiServerOptions {
   port?: number;
+  /**
+   * The Kubernetes minor to serve ("1.32"): its resources, discovery, OpenAPI, `/version` and
+   * behaviour. Default: the newest profile's default (`@opgen/apimachinery/version`).
+   */
+  kubernetesVersion?: string;
+  /** Feature gates set on or off instead of the minor's defaults, as `--feature-gates` does. */
+  featureGates?: Readonly<Record<string, boolean>>;
   /** Events kept per resource for watch replay. */
   historyLimit?: number;
   /** `--max-requests-inflight` (400) and `--max-mutating-requests-inflight` (200). */
@@ -63,7 +71,9 @@ export interface Controller {
 }
 
 export class ApiServer {
-  readonly registry = new Registry();
+  /** The Kubernetes version this server serves, with its feature gates. */
+  readonly kube: KubeVersion;
+  readonly registry: Registry;
   readonly store: Store;
   readonly rest: ObjectRest;
   /** The API client of the components inside the server (controllers, simulated node). */
@@ -94,6 +104,11 @@ export class ApiServer {
   private boundPort = 0;
 
   constructor(private readonly options: ApiServerOptions = {}) {
+    this.kube = kubeVersion(
+      options.kubernetesVersion,
+      options.featureGates ? { featureGates: options.featureGates } : {},
+    );
+    this.registry = new Registry(this.kube);
     this.store = new Store(options.historyLimit ?? 10_000);
     this.rest = new ObjectRest(this.store);
     this.serviceAccountTokens = new ServiceAccountTokens(this.store);
@@ -145,6 +160,7 @@ export class ApiServer {
     this.controllers.push(new CsrSigningController(this.store, this.client, this.tls.ca));
     this.registry.putBuiltins(
       builtinResources({
+        kube: this.kube,
         store: this.store,
         rest: this.rest,
         registry: this.registry,

@@ -3,7 +3,7 @@
  * pods/eviction honouring PodDisruptionBudgets (whose status the disruption controller keeps),
  * pod binding, LocalSubjectAccessReview, and the objects every cluster starts with.
  */
-import { builtinResources } from "@opgen/apimachinery/catalog";
+import { catalogFor } from "@opgen/apimachinery/catalog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startTestEnv, type TestEnv } from "../src/index.js";
 import { api, kubectl } from "./helpers.js";
@@ -31,7 +31,8 @@ describe("served APIs", () => {
         if (!r.name.includes("/"))
           served.add(`${gv.includes("/") ? gv.split("/")[0] : ""}/${r.name}`);
     }
-    const ga = builtinResources()
+    const ga = catalogFor("1.32")
+      .builtinResources()
       .filter((r) => r.stability === "ga")
       .map((r) => `${r.group}/${r.plural}`);
     for (const r of ga) expect(served, r).toContain(r);
@@ -83,13 +84,13 @@ describe("protobuf responses", () => {
     expect(r.status).toBe(200);
     expect(r.headers["content-type"]).toBe(pb);
     const { decodeProtobuf } = await import("../src/http/protobuf.js");
-    expect(decodeProtobuf(r.bytes)).toMatchObject({
+    expect(decodeProtobuf(catalogFor("1.32"), r.bytes)).toMatchObject({
       kind: "ConfigMap",
       metadata: { name: "pb" },
       data: { a: "1" },
     });
     const list = await api(env, "GET", `${ns}/configmaps`, undefined, { accept: pb });
-    expect(decodeProtobuf(list.bytes)).toMatchObject({ kind: "ConfigMapList" });
+    expect(decodeProtobuf(catalogFor("1.32"), list.bytes)).toMatchObject({ kind: "ConfigMapList" });
     // kube answers the first type the client lists: protobuf for client-go's protobuf clients,
     // JSON for a client that lists JSON first (protobuf-wire.test.ts has the full matrix).
     const both = await api(env, "GET", `${ns}/configmaps/pb`, undefined, {

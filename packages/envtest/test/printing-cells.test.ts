@@ -3,7 +3,9 @@
  * (kubernetes/kubernetes pkg/printers/internalversion/printers_test.go), with the clock pinned so
  * ages are exact.
  */
+import { catalogFor } from "@opgen/apimachinery/catalog";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { FieldDoc } from "../src/api/resource.js";
 import type { KubeObject } from "../src/api/types.js";
 import { daemonSets } from "../src/registry/apps/workloads.js";
 import { horizontalPodAutoscalers } from "../src/registry/autoscaling/horizontal-pod-autoscalers.js";
@@ -29,7 +31,7 @@ import {
   podTemplatePrinter,
   resourceQuotaPrinter,
 } from "../src/registry/printing/core.js";
-import { doc } from "../src/registry/printing/describe.js";
+import { columnDescription, doc as fieldDoc } from "../src/registry/printing/describe.js";
 import {
   flowSchemaPrinter,
   priorityLevelConfigurationPrinter,
@@ -43,6 +45,12 @@ import {
   volumeAttachmentPrinter,
 } from "../src/registry/printing/storage.js";
 import { humanDuration, type Printer } from "../src/registry/printing.js";
+
+/** A column description as the 1.32 catalog words it. */
+const doc = (type: string, field: string) =>
+  columnDescription(fieldDoc(type, field), catalogFor("1.32"));
+/** A printer column's description, written as the table writes it for a 1.32 server. */
+const described = (d: string | FieldDoc) => columnDescription(d, catalogFor("1.32"));
 
 const NOW = Date.parse("2026-01-10T12:00:00Z");
 beforeAll(() => {
@@ -442,7 +450,7 @@ describe("networking, node and admission kinds", () => {
       "h2",
       "5m",
     ]);
-    expect(runtimeClassPrinter.columns[1]!.description).toBe("");
+    expect(described(runtimeClassPrinter.columns[1]!.description)).toBe("");
   });
 
   it("counts webhooks and validations, and prints bindings' params", () => {
@@ -664,17 +672,17 @@ describe("certificates, revisions and API services", () => {
 
 describe("column descriptions", () => {
   it("are the 1.32 OpenAPI descriptions of the fields kube's printers cite", () => {
-    expect(persistentVolumePrinter.columns[1]!.description).toBe(
+    expect(described(persistentVolumePrinter.columns[1]!.description)).toBe(
       "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity",
     );
-    expect(storageClassPrinter.columns[1]!.description).toBe(
+    expect(described(storageClassPrinter.columns[1]!.description)).toBe(
       doc("api.storage.v1.StorageClass", "provisioner"),
     );
     expect(doc("api.storage.v1.StorageClass", "provisioner")).toMatch(/^provisioner indicates/);
-    expect(persistentVolumePrinter.columns[0]!.description).toBe(
+    expect(described(persistentVolumePrinter.columns[0]!.description)).toBe(
       doc("apimachinery.pkg.apis.meta.v1.ObjectMeta", "name"),
     );
-    expect(persistentVolumePrinter.columns[9]!.description).toBe(
+    expect(described(persistentVolumePrinter.columns[9]!.description)).toBe(
       doc("apimachinery.pkg.apis.meta.v1.ObjectMeta", "creationTimestamp"),
     );
   });
@@ -886,11 +894,11 @@ describe("HorizontalPodAutoscalers", () => {
       "Replicas:string",
       "Age:string",
     ]);
-    expect(printer.columns[3]!.description).toBe(
+    expect(described(printer.columns[3]!.description)).toBe(
       doc("api.autoscaling.v2.HorizontalPodAutoscalerSpec", "minReplicas"),
     );
-    expect(printer.columns[3]!.description).toMatch(/^minReplicas is the lower limit/);
-    expect(printer.columns[5]!.description).toBe(
+    expect(described(printer.columns[3]!.description)).toMatch(/^minReplicas is the lower limit/);
+    expect(described(printer.columns[5]!.description)).toBe(
       doc("api.autoscaling.v2.HorizontalPodAutoscalerStatus", "currentReplicas"),
     );
   });

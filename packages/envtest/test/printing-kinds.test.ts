@@ -3,10 +3,15 @@
  * kubectl against fixed objects: every column and cell as kube-apiserver 1.32 prints them. Ages
  * are the only relative cells; they are matched as ages, everything else exactly.
  */
+import { catalogFor } from "@opgen/apimachinery/catalog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../src/index.js";
-import { doc } from "../src/registry/printing/describe.js";
+import { columnDescription, doc as fieldDoc } from "../src/registry/printing/describe.js";
 import { api, kubectl } from "./helpers.js";
+
+/** A column description as the 1.32 catalog words it. */
+const doc = (type: string, field: string) =>
+  columnDescription(fieldDoc(type, field), catalogFor("1.32"));
 
 let env: TestEnv;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
  * real client reading protobuf objects and Statuses.
  */
 import https from "node:https";
-import { protobufSchemas } from "@opgen/apimachinery/catalog";
+import { catalogFor } from "@opgen/apimachinery/catalog";
 import pb from "protobufjs/light.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -56,7 +56,7 @@ afterAll(async () => {
 
 // ---- a protobuf client of the test's own -------------------------------------------------------
 
-const root = pb.Root.fromJSON(protobufSchemas() as pb.INamespace);
+const root = pb.Root.fromJSON(catalogFor("1.32").protobufSchemas() as pb.INamespace);
 const type = (name: string) => root.lookupType(name);
 
 /** A `k8s\0`-enveloped body: its TypeMeta and the typed message decoded with `message`. */

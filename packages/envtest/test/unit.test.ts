@@ -1,7 +1,7 @@
 // Unit tests of the pure parts: selectors, patches, JSONPath, durations, version order,
 // field sets and the protobuf decoder.
 
-import { protobufSchemas } from "@opgen/apimachinery/catalog";
+import { catalogFor } from "@opgen/apimachinery/catalog";
 import { evaluateJsonPath } from "@opgen/apimachinery/jsonpath";
 import { applyStrategicMergePatch, catalogNode, ssa } from "@opgen/apimachinery/merge";
 import { parseFieldSelector, parseLabelSelector } from "@opgen/apimachinery/selectors";
@@ -10,6 +10,9 @@ import pb from "protobufjs/light.js";
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../src/api/registry.js";
 import type { ResourceInfo } from "../src/api/types.js";
+
+const catalog = catalogFor("1.32");
+
 import { decodeProtobuf } from "../src/http/protobuf.js";
 import { applyJsonPatch } from "../src/patch/jsonpatch.js";
 import { applyMergePatch } from "../src/patch/mergepatch.js";
@@ -91,7 +94,7 @@ describe("patches", () => {
 
   it("strategic merge patch: keyed lists, primitive merge lists and directives", () => {
     // A Pod's patch strategies come from the 1.32 catalog: containers by name, finalizers a set.
-    const keys = catalogNode("io.k8s.api.core.v1.Pod");
+    const keys = catalogNode(catalog, "io.k8s.api.core.v1.Pod");
     const orig = {
       metadata: { finalizers: ["a"] },
       spec: {
@@ -234,7 +237,7 @@ describe("field sets", () => {
     const atom = ssa.withField(
       ssa.crdAtom(schema),
       "metadata",
-      ssa.definitionAtom("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
+      ssa.definitionAtom(catalog, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
     );
     const scope = (manager: string) => ({ manager, apiVersion: "v1", atom, now: () => "T" });
     const created = ssa.updateManagedFields(undefined, old, scope("a"));
@@ -285,7 +288,7 @@ describe("protobuf", () => {
     ]);
     const typeMeta = Buffer.concat([str(1, "v1"), str(2, "ConfigMap")]);
     const body = Buffer.concat([Buffer.from("k8s\0"), field(1, typeMeta), field(2, raw)]);
-    expect(decodeProtobuf(body)).toEqual({
+    expect(decodeProtobuf(catalog, body)).toEqual({
       apiVersion: "v1",
       kind: "ConfigMap",
       metadata: { name: "cm", namespace: "ns", labels: { app: "x" } },
@@ -297,15 +300,16 @@ describe("protobuf", () => {
     const typeMeta = Buffer.concat([str(1, "example.com/v1"), str(2, "Widget")]);
     expect(
       decodeProtobuf(
+        catalog,
         Buffer.concat([Buffer.from("k8s\0"), field(1, typeMeta), field(2, Buffer.alloc(0))]),
       ),
     ).toBeUndefined();
-    expect(decodeProtobuf(Buffer.from("{}"))).toBeUndefined();
+    expect(decodeProtobuf(catalog, Buffer.from("{}"))).toBeUndefined();
   });
 
   /** Encodes as Go does: every value field written, zeros included; pointers only when set. */
   function goEncode(apiVersion: string, kind: string, type: string, message: object): Buffer {
-    const schemas = pb.Root.fromJSON(protobufSchemas() as pb.INamespace);
+    const schemas = pb.Root.fromJSON(catalog.protobufSchemas() as pb.INamespace);
     const t = schemas.lookupType(type);
     const raw = t.encode(t.fromObject(message)).finish();
     const unknown = schemas.lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
@@ -343,7 +347,7 @@ describe("protobuf", () => {
         strategy: { rollingUpdate: { maxSurge: { type: 0, intVal: 2 } } },
       },
     });
-    expect(decodeProtobuf(body)).toEqual({
+    expect(decodeProtobuf(catalog, body)).toEqual({
       apiVersion: "apps/v1",
       kind: "Deployment",
       metadata: { name: "web" },
@@ -375,7 +379,7 @@ describe("protobuf", () => {
       metadata: { name: "s", creationTimestamp: { seconds: 1700000000 } },
       data: { pw: Buffer.from("hunter2") },
     });
-    expect(decodeProtobuf(secret)).toEqual({
+    expect(decodeProtobuf(catalog, secret)).toEqual({
       apiVersion: "v1",
       kind: "Secret",
       metadata: { name: "s", creationTimestamp: "2023-11-14T22:13:20Z" },
@@ -387,7 +391,7 @@ describe("protobuf", () => {
       ".k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration",
       { metadata: { name: "v" }, Webhooks: [{ name: "w.example.com", timeoutSeconds: 0 }] },
     );
-    expect(decodeProtobuf(hook)).toMatchObject({ webhooks: [{ name: "w.example.com" }] });
+    expect(decodeProtobuf(catalog, hook)).toMatchObject({ webhooks: [{ name: "w.example.com" }] });
   });
 });
 
@@ -457,7 +461,7 @@ describe("protobuf encoding", () => {
         },
       },
     };
-    expect(decodeProtobuf(encodeProtobuf(deployment)!)).toEqual(deployment);
+    expect(decodeProtobuf(catalog, encodeProtobuf(catalog, deployment)!)).toEqual(deployment);
     const secret = {
       apiVersion: "v1",
       kind: "Secret",
@@ -465,8 +469,10 @@ describe("protobuf encoding", () => {
       data: { pw: "aHVudGVyMg==" },
       type: "Opaque",
     };
-    expect(decodeProtobuf(encodeProtobuf(secret)!)).toEqual(secret);
-    expect(encodeProtobuf({ apiVersion: "example.com/v1", kind: "Widget" })).toBeUndefined();
+    expect(decodeProtobuf(catalog, encodeProtobuf(catalog, secret)!)).toEqual(secret);
+    expect(
+      encodeProtobuf(catalog, { apiVersion: "example.com/v1", kind: "Widget" }),
+    ).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Schemas of `@kubernetes/client-node` models (V1PodTemplateSpec, V1JobTemplateSpec,
- * V1Container ...) as controller-gen writes their Go originals, from the Kubernetes 1.32 catalog
- * of `@opgen/apimachinery`: list types and map keys, map and struct types (`atomic`), required
+ * V1Container ...) as controller-gen writes their Go originals, from a Kubernetes minor's catalog
+ * of `@opgen/apimachinery` (the version profile's): list types and map keys, map and struct types (`atomic`), required
  * fields, formats (int32, int64, date-time, byte, int-or-string, Quantity) and defaults
  * (`protocol: TCP`, ...), all derived from the real API data.
  *
@@ -11,8 +11,9 @@
  * Descriptions are the OpenAPI document's (each Go comment paragraph on one line) where
  * controller-gen keeps the Go comment's line breaks: docs/markers.md says so.
  */
-import { definitionOfModel, expandSchema } from "@opgen/apimachinery/catalog";
+import type { Catalog } from "@opgen/apimachinery/catalog";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
+import { kubeVersion } from "@opgen/apimachinery/version";
 import { cloneSchema, RUNTIME_TYPES } from "./known-types.js";
 import type { CoreTypeProvider } from "./walker-base.js";
 
@@ -30,16 +31,22 @@ function sortRequired(schema: JSONSchemaProps): JSONSchemaProps {
   return schema;
 }
 
-export function catalogTypes(): CoreTypeProvider {
+/** The client-node models of a minor's catalog (the default profile's until projects pick one). */
+export function catalogTypes(catalog: Catalog = kubeVersion().catalog): CoreTypeProvider {
   const cache = new Map<string, JSONSchemaProps | null>();
   return {
+    minor: catalog.minor,
     schema(model) {
       let schema = cache.get(model);
       if (schema === undefined) {
-        const name = definitionOfModel(model);
+        const name = catalog.definitionOfModel(model);
         schema = name
           ? sortRequired(
-              expandSchema(name, { descriptions: true, replace: REPLACED, controllerGen: true }),
+              catalog.expandSchema(name, {
+                descriptions: true,
+                replace: REPLACED,
+                controllerGen: true,
+              }),
             )
           : null;
         cache.set(model, schema);

@@ -28,6 +28,8 @@ export const CLIENT_NODE_MODULE = "@kubernetes/client-node";
 
 /** Schemas of `@kubernetes/client-node` models, by exported name (`V1PodTemplateSpec`). */
 export interface CoreTypeProvider {
+  /** The Kubernetes minor whose types these are (named when a type is missing). */
+  readonly minor: string;
   schema(name: string): JSONSchemaProps | undefined;
 }
 

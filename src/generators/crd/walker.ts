@@ -304,7 +304,7 @@ export class SchemaWalker extends WalkerBase {
           return this.error(
             file,
             node,
-            `${at}: ${r.name} from ${CLIENT_NODE_MODULE} is not a type of the Kubernetes 1.32 API opgen generates schemas from; use a 1.32 type or declare the fields yourself`,
+            `${at}: ${r.name} from ${CLIENT_NODE_MODULE} is not a type of the Kubernetes ${this.options.coreTypes?.minor} API opgen generates schemas from; use a ${this.options.coreTypes?.minor} type or declare the fields yourself`,
           );
         return { schema, nullable: false };
       }

@@ -10,6 +10,7 @@
 import { webhookServiceErrors } from "@opgen/apimachinery/admissionregistration";
 import { applyStrategicMergePatch, catalogNode } from "@opgen/apimachinery/merge";
 import { webhookPathProblem } from "@opgen/apimachinery/names";
+import { kubeVersion } from "@opgen/apimachinery/version";
 import type { MarkerArgs, MarkerValue } from "../../markers/types.js";
 import { selectorFromString } from "./selector.js";
 
@@ -197,7 +198,7 @@ function runtimePathErrors(path: string, errors: string[]): void {
 
 /**
  * The `patch` argument: a strategic merge patch on the finished webhook, with the merge keys
- * and strategies of admissionregistration.k8s.io/v1 (from the Kubernetes 1.32 catalog).
+ * and strategies of admissionregistration.k8s.io/v1 (from the default version profile's catalog).
  */
 function applyPatch(
   webhook: WebhookObject,
@@ -214,6 +215,7 @@ function applyPatch(
     return { problem: "the patch must be a JSON object" };
   }
   const node = catalogNode(
+    kubeVersion().catalog,
     `io.k8s.api.admissionregistration.v1.${mutating ? "MutatingWebhook" : "ValidatingWebhook"}`,
   );
   try {

@@ -2,6 +2,7 @@
  * Runs a scenario through opgen's engine (`@opgen/apimachinery/merge` ssa) the way the oracle
  * runs it through structured-merge-diff, and puts both results in one comparable form.
  */
+import { catalogFor } from "@opgen/apimachinery/catalog";
 import { ssa } from "@opgen/apimachinery/merge";
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
 import type { OracleOp, OracleStep } from "./oracle.js";
@@ -11,7 +12,7 @@ export function rootAtom(schema: JSONSchemaProps): ssa.Atom {
   return ssa.withField(
     ssa.crdAtom(schema),
     "metadata",
-    ssa.definitionAtom("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
+    ssa.definitionAtom(catalogFor("1.32"), "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
   );
 }
 

@@ -5,8 +5,7 @@
  * file is read on first use.
  */
 import type { JSONValue } from "../schema/types.js";
-import { readData } from "./data.js";
-import { findResource } from "./resources.js";
+import type { CatalogData } from "./data.js";
 
 /** A schema node of a definition, as in the OpenAPI v2 document minus descriptions. */
 export interface DefinitionNode {
@@ -45,27 +44,22 @@ function split(name: string): [pkg: string, type: string] {
   return [name.slice(0, dot), name.slice(dot + 1)];
 }
 
-/** The definition of that name, or undefined when the 1.32 API data has none. */
-export function definition(name: string): TypeDefinition | undefined {
+/** The definition of that name, or undefined when the minor's API data has none. */
+export function readDefinition(data: CatalogData, name: string): TypeDefinition | undefined {
   const [pkg, type] = split(name);
   if (!pkg) return undefined;
-  return readData<Record<string, TypeDefinition>>(`defs/${pkg}.json`)?.[type];
-}
-
-/** The definition name of a built-in kind, e.g. apps/v1 Deployment → `io.k8s.api.apps.v1.Deployment`. */
-export function definitionName(gvk: {
-  group: string;
-  version: string;
-  kind: string;
-}): string | undefined {
-  return findResource(gvk)?.definition;
+  return data.read<Record<string, TypeDefinition>>(`defs/${pkg}.json`)?.[type];
 }
 
 /** The description of a definition (no property) or of one of its properties. */
-export function description(name: string, property?: string): string | undefined {
+export function readDescription(
+  data: CatalogData,
+  name: string,
+  property?: string,
+): string | undefined {
   const [pkg, type] = split(name);
   if (!pkg) return undefined;
-  return readData<Record<string, Record<string, string>>>(`descriptions/${pkg}.json`)?.[type]?.[
+  return data.read<Record<string, Record<string, string>>>(`descriptions/${pkg}.json`)?.[type]?.[
     property ?? ""
   ];
 }

@@ -6,7 +6,14 @@
  */
 import { deepClone } from "../schema/json.js";
 import type { JSONSchemaProps } from "../schema/types.js";
-import { type DefinitionNode, definition, description } from "./definitions.js";
+import type { DefinitionNode, TypeDefinition } from "./definitions.js";
+
+/** The part of a catalog the expansion reads. */
+export interface DefinitionSource {
+  readonly minor: string;
+  definition(name: string): TypeDefinition | undefined;
+  description(name: string, property?: string): string | undefined;
+}
 
 const META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 const intOrString = (): JSONSchemaProps => ({
@@ -64,23 +71,33 @@ export interface ExpandOptions {
 }
 
 /** The inline structural schema of a definition; throws for a name the catalog lacks. */
-export function expandSchema(name: string, opts: ExpandOptions = {}): JSONSchemaProps {
-  return expandRef(name, [], opts);
+export function expandDefinition(
+  source: DefinitionSource,
+  name: string,
+  opts: ExpandOptions = {},
+): JSONSchemaProps {
+  return expandRef(name, [], { ...opts, source });
 }
 
-function expandRef(name: string, stack: string[], opts: ExpandOptions): JSONSchemaProps {
+interface Expansion extends ExpandOptions {
+  source: DefinitionSource;
+}
+
+function expandRef(name: string, stack: string[], opts: Expansion): JSONSchemaProps {
   const replaced = opts.replace?.[name];
   if (replaced) return deepClone(replaced);
   const known = KNOWN[name];
   if (known) return known();
   // A type that contains itself cannot be inlined; kube's own schemas do the same.
   if (stack.includes(name)) return { type: "object", "x-kubernetes-preserve-unknown-fields": true };
-  const def = definition(name);
+  const def = opts.source.definition(name);
   if (!def)
-    throw new Error(`@opgen/apimachinery: no definition ${name} in the Kubernetes 1.32 catalog`);
+    throw new Error(
+      `@opgen/apimachinery: no definition ${name} in the Kubernetes ${opts.source.minor} catalog`,
+    );
   const out = expandNode(def, [...stack, name], opts, name);
   if (opts.descriptions) {
-    const text = description(name);
+    const text = opts.source.description(name);
     if (text) out.description = text;
   }
   return out;
@@ -89,7 +106,7 @@ function expandRef(name: string, stack: string[], opts: ExpandOptions): JSONSche
 function expandNode(
   node: DefinitionNode,
   stack: string[],
-  opts: ExpandOptions,
+  opts: Expansion,
   owner?: string,
 ): JSONSchemaProps {
   let out: JSONSchemaProps = {};
@@ -117,7 +134,7 @@ function expandNode(
     for (const [prop, child] of Object.entries(node.properties)) {
       const schema = expandNode(child, stack, opts);
       if (opts.descriptions && owner) {
-        const text = description(owner, prop);
+        const text = opts.source.description(owner, prop);
         // The field's own words win; without them the type's description stands, as when
         // controller-gen flattens a reference.
         if (text) schema.description = text;

@@ -1,9 +1,9 @@
 /**
- * The built-in REST resources of Kubernetes 1.32 as discovery describes them: what envtest serves
+ * The built-in REST resources of a Kubernetes minor as discovery describes them: what envtest serves
  * and lists, what kubectl resolves names and short names against, what the runtime's typed kinds
  * and the CLI's RBAC report need (group, version, kind, plural, scope, verbs).
  */
-import { readData } from "./data.js";
+import type { CatalogData } from "./data.js";
 
 /** A subresource (`status`, `scale`, `eviction`, ...) and the kind its requests carry. */
 export interface SubresourceDescriptor {
@@ -14,7 +14,7 @@ export interface SubresourceDescriptor {
   readonly verbs: readonly string[];
 }
 
-/** One resource of one group version, as kube-apiserver 1.32 serves it. */
+/** One resource of one group version, as that minor's kube-apiserver serves it. */
 export interface ResourceDescriptor {
   readonly group: string;
   readonly version: string;
@@ -40,58 +40,53 @@ interface ResourcesFile {
   resources: ResourceDescriptor[];
 }
 
-let all: readonly ResourceDescriptor[] | undefined;
-let byKind: Map<string, ResourceDescriptor[]> | undefined;
-let byPlural: Map<string, ResourceDescriptor[]> | undefined;
+/** A minor's resources, indexed by kind and by plural on first use. */
+export class ResourceIndex {
+  readonly all: readonly ResourceDescriptor[];
+  readonly #byKind = new Map<string, ResourceDescriptor[]>();
+  readonly #byPlural = new Map<string, ResourceDescriptor[]>();
 
-function index(): void {
-  const file = readData<ResourcesFile>("resources.json");
-  if (!file)
-    throw new Error("@opgen/apimachinery: the catalog data (data/resources.json) is missing");
-  all = Object.freeze(file.resources.map((r) => Object.freeze(r)));
-  byKind = new Map();
-  byPlural = new Map();
-  for (const r of all) {
-    push(byKind, `${r.group}/${r.kind}`, r);
-    push(byPlural, `${r.group}/${r.plural}`, r);
+  constructor(data: CatalogData) {
+    const file = data.read<ResourcesFile>("resources.json");
+    if (!file)
+      throw new Error(
+        `@opgen/apimachinery: the catalog data (data/${data.minor}/resources.json) is missing`,
+      );
+    this.all = Object.freeze(file.resources.map((r) => Object.freeze(r)));
+    for (const r of this.all) {
+      push(this.#byKind, `${r.group}/${r.kind}`, r);
+      push(this.#byPlural, `${r.group}/${r.plural}`, r);
+    }
   }
+
+  /**
+   * The built-in resource of a group with the given kind or plural; without a version, the
+   * group's preferred version (or, when the preferred version lacks it, the highest-priority one
+   * that has it).
+   */
+  find(q: ResourceQuery): ResourceDescriptor | undefined {
+    const candidates =
+      q.kind !== undefined
+        ? this.#byKind.get(`${q.group}/${q.kind}`)
+        : q.plural !== undefined
+          ? this.#byPlural.get(`${q.group}/${q.plural}`)
+          : undefined;
+    if (!candidates) return undefined;
+    if (q.version !== undefined) return candidates.find((r) => r.version === q.version);
+    return candidates.find((r) => r.preferred) ?? candidates[0];
+  }
+}
+
+/** What findResource looks a resource up by. */
+export interface ResourceQuery {
+  group: string;
+  version?: string;
+  kind?: string;
+  plural?: string;
 }
 
 function push(map: Map<string, ResourceDescriptor[]>, key: string, r: ResourceDescriptor): void {
   const list = map.get(key);
   if (list) list.push(r);
   else map.set(key, [r]);
-}
-
-/** Every built-in resource of every group version in the 1.32 API data, preferred versions first. */
-export function builtinResources(): readonly ResourceDescriptor[] {
-  if (!all) index();
-  return all!;
-}
-
-/**
- * The built-in resource of a group with the given kind or plural; without a version, the group's
- * preferred version (or, when the preferred version lacks it, the highest-priority one that has it).
- */
-export function findResource(q: {
-  group: string;
-  version?: string;
-  kind?: string;
-  plural?: string;
-}): ResourceDescriptor | undefined {
-  if (!all) index();
-  const candidates =
-    q.kind !== undefined
-      ? byKind!.get(`${q.group}/${q.kind}`)
-      : q.plural !== undefined
-        ? byPlural!.get(`${q.group}/${q.plural}`)
-        : undefined;
-  if (!candidates) return undefined;
-  if (q.version !== undefined) return candidates.find((r) => r.version === q.version);
-  return candidates.find((r) => r.preferred) ?? candidates[0];
-}
-
-/** The preferred version of a built-in group (`""` for core), or undefined when unknown. */
-export function preferredVersion(group: string): string | undefined {
-  return builtinResources().find((r) => r.group === group && r.preferred)?.version;
 }

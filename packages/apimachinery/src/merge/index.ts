@@ -4,6 +4,12 @@
  */
 
 export { itemKey, type ListShape, listShape } from "./list-shape.js";
-export { catalogNode, listMapKey, type MergeNode, schemaNode } from "./navigator.js";
+export {
+  catalogNode,
+  type DefinitionLookup,
+  listMapKey,
+  type MergeNode,
+  schemaNode,
+} from "./navigator.js";
 export * as ssa from "./ssa/index.js";
 export { applyStrategicMergePatch } from "./strategic.js";

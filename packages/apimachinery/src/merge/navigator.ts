@@ -4,7 +4,7 @@
  * defaults of key fields. Built lazily from the catalog's definitions (built-in kinds) or from a
  * CRD's JSONSchemaProps, so one merge implementation serves both and no hand table exists.
  */
-import { type DefinitionNode, definition } from "../catalog/definitions.js";
+import type { DefinitionNode } from "../catalog/definitions.js";
 import type { JSONSchemaProps } from "../schema/types.js";
 
 export interface MergeNode {
@@ -35,35 +35,41 @@ const EMPTY: readonly string[] = Object.freeze([]);
 const catalogNodes = new WeakMap<DefinitionNode, MergeNode>();
 const schemaNodes = new WeakMap<JSONSchemaProps, MergeNode>();
 
-/** A navigator over a catalog definition, e.g. `io.k8s.api.apps.v1.Deployment`. */
-export function catalogNode(name: string): MergeNode | undefined {
-  const def = definition(name);
-  return def ? fromDefinition(def) : undefined;
+/** Where a catalog navigator resolves `$ref`s: a minor's catalog (`catalogFor`). */
+export interface DefinitionLookup {
+  definition(name: string): DefinitionNode | undefined;
 }
 
-function fromDefinition(node: DefinitionNode): MergeNode {
+/** A navigator over a catalog definition, e.g. `io.k8s.api.apps.v1.Deployment`. */
+export function catalogNode(catalog: DefinitionLookup, name: string): MergeNode | undefined {
+  const def = catalog.definition(name);
+  return def ? fromDefinition(catalog, def) : undefined;
+}
+
+// Each minor's definitions are objects of their own, so a node's navigator is its minor's.
+function fromDefinition(catalog: DefinitionLookup, node: DefinitionNode): MergeNode {
   let made = catalogNodes.get(node);
   if (!made) {
-    made = buildFromDefinition(node);
+    made = buildFromDefinition(catalog, node);
     catalogNodes.set(node, made);
   }
   return made;
 }
 
-function buildFromDefinition(node: DefinitionNode): MergeNode {
+function buildFromDefinition(catalog: DefinitionLookup, node: DefinitionNode): MergeNode {
   // A property node carries the list/patch facts; the referenced type carries the properties.
-  const target = (node.$ref ? definition(node.$ref) : undefined) ?? node;
+  const target = (node.$ref ? catalog.definition(node.$ref) : undefined) ?? node;
   const strategy = node["x-kubernetes-patch-strategy"];
   return {
     field(name) {
       const child = target.properties?.[name];
-      return child ? fromDefinition(child) : undefined;
+      return child ? fromDefinition(catalog, child) : undefined;
     },
     items() {
       const child =
         target.items ??
         (typeof target.additionalProperties === "object" ? target.additionalProperties : undefined);
-      return child ? fromDefinition(child) : undefined;
+      return child ? fromDefinition(catalog, child) : undefined;
     },
     patchStrategies: strategy ? strategy.split(",") : EMPTY,
     isMap: typeof target.additionalProperties === "object" && !target.properties,

@@ -3,6 +3,7 @@
  * established. Routing, discovery, OpenAPI and the garbage collector resolve resources here;
  * `generation` changes whenever the served set does, which refreshes discovery hashes.
  */
+import type { KubeVersion } from "@opgen/apimachinery/version";
 import type { ResourceInfo, ResourceVersionInfo } from "./types.js";
 
 export function bucketKey(group: string, resource: string): string {
@@ -59,6 +60,9 @@ export class Registry {
   private readonly byBucket = new Map<string, ResourceInfo>();
   /** Bumped on every change of the served set. */
   generation = 1;
+
+  /** The server's Kubernetes version profile: its catalog, `/version` facts and feature gates. */
+  constructor(readonly kube: KubeVersion) {}
 
   /** Serves the built-ins (registry/index.ts resolves them), once, before anything is served. */
   putBuiltins(builtins: readonly ResourceInfo[]): void {

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FieldError } from "@opgen/apimachinery/status";
 import type { NameRule } from "@opgen/apimachinery/validation";
+import type { KubeVersion } from "@opgen/apimachinery/version";
 import type {
   ConversionWebhook,
   KubeObject,
@@ -66,8 +67,16 @@ export interface PrinterColumnDefinition {
   name: string;
   type: string;
   format?: string;
-  description: string;
+  /** The text, or a field whose description (in the serving minor's catalog) it is. */
+  description: string | FieldDoc;
   priority?: number;
+}
+
+/** A column described as kube's printers do, by a field's Go doc: `Type{}.SwaggerDoc()[field]`. */
+export interface FieldDoc {
+  /** The definition, e.g. `io.k8s.api.core.v1.PodSpec`. */
+  readonly definition: string;
+  readonly field: string;
 }
 
 /** The columns `kubectl get` prints for a resource, and each object's cells. */
@@ -224,6 +233,11 @@ export interface ResourceDefinition {
 
 /** Everything the server knows about one resource (group + plural), across its versions. */
 export interface ResourceInfo {
+  /**
+   * The serving server's version profile: the catalog a built-in's schemas come from (and a custom
+   * resource's ObjectMeta), the feature gates its strategy reads.
+   */
+  readonly kube: KubeVersion;
   group: string;
   resource: string;
   kind: string;

@@ -3,7 +3,7 @@
  * status and scale as the version declares them, and the definition's own (`namespaces/finalize`,
  * `serviceaccounts/token`) with the kind and verbs the catalog gives them.
  */
-import { findResource, type SubresourceDescriptor } from "@opgen/apimachinery/catalog";
+import type { SubresourceDescriptor } from "@opgen/apimachinery/catalog";
 import type { ResourceInfo, ResourceVersionInfo } from "./types.js";
 
 export function subresourcesOf(
@@ -17,7 +17,11 @@ export function subresourcesOf(
   if (v.status) subs.push({ name: "status", kind: info.kind, verbs: rw });
   const named = Object.keys(info.subresources ?? {});
   if (!info.custom && named.length > 0) {
-    const catalog = findResource({ group: info.group, version: v.name, plural: info.resource });
+    const catalog = info.kube.catalog.findResource({
+      group: info.group,
+      version: v.name,
+      plural: info.resource,
+    });
     for (const name of named) {
       const d = catalog?.subresources.find((s) => s.name === name);
       if (!d) continue;

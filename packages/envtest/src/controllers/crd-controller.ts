@@ -149,7 +149,7 @@ export class CrdController {
       STATUS,
     )) as Crd;
     if (!conflict && updated.status?.acceptedNames) {
-      const info = customResourceFromCrd(updated);
+      const info = customResourceFromCrd(updated, this.registry.kube);
       const webhook = conversionWebhookOf(updated);
       if (webhook) info.conversionWebhook = webhook;
       const prev = this.registry.get(info.group, info.resource);

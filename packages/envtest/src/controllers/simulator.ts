@@ -32,6 +32,8 @@ export class Simulator {
   constructor(
     private readonly store: Store,
     client: InternalClient,
+    /** The kubelet's version, the server's (kubelets run the control plane's minor here). */
+    private readonly kubeletVersion: string,
     delayMs = 20,
   ) {
     this.kubelet = client.as(kubeletIdentity(simulatedNode));
@@ -112,7 +114,7 @@ export class Simulator {
         { type: "Hostname", address: simulatedNode },
       ],
       nodeInfo: {
-        kubeletVersion: "v1.32.0",
+        kubeletVersion: this.kubeletVersion,
         operatingSystem: "linux",
         architecture: "amd64",
         containerRuntimeVersion: "envtest://simulated",

@@ -9,7 +9,6 @@
  * k8s.io/api/*\/types.go declare the fields). Custom resources are unstructured: served as
  * stored.
  */
-import { definitionName } from "@opgen/apimachinery/catalog";
 import { ssa } from "@opgen/apimachinery/merge";
 import {
   isObject,
@@ -19,7 +18,8 @@ import {
   type ResourceVersionInfo,
 } from "../api/types.js";
 
-const statusZeros = new Map<ResourceVersionInfo, JsonObject | null>();
+// Per served version record, so each server (and minor) has its own; gone with the server.
+const statusZeros = new WeakMap<ResourceVersionInfo, JsonObject | null>();
 
 /**
  * The Go zero of the version's `status` struct as encoding/json writes it (its fields without
@@ -28,8 +28,13 @@ const statusZeros = new Map<ResourceVersionInfo, JsonObject | null>();
 function statusZero(info: ResourceInfo, version: ResourceVersionInfo): JsonObject | null {
   let zero = statusZeros.get(version);
   if (zero === undefined) {
-    const name = definitionName({ group: info.group, version: version.name, kind: info.kind });
-    const status = name ? ssa.definitionZero(name)?.status : undefined;
+    const catalog = info.kube.catalog;
+    const name = catalog.definitionName({
+      group: info.group,
+      version: version.name,
+      kind: info.kind,
+    });
+    const status = name ? ssa.definitionZero(catalog, name)?.status : undefined;
     zero = isObject(status) ? status : null;
     statusZeros.set(version, zero);
   }

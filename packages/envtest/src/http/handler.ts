@@ -39,7 +39,7 @@ import {
   STREAM_TYPES,
   YAML_TYPE,
 } from "./negotiation.js";
-import { handleNonResource, version } from "./non-resource.js";
+import { handleNonResource, versionInfo } from "./non-resource.js";
 import {
   partialObjectMetadata,
   toPartialMetadata,
@@ -110,7 +110,8 @@ export function createHandler(deps: HandlerDeps) {
     try {
       await run(ctx);
     } catch (err) {
-      if (!res.headersSent) sendError(res, err, ctx.warnings, req.headers.accept);
+      if (!res.headersSent)
+        sendError(res, err, ctx.warnings, req.headers.accept, registry.kube.catalog);
       else res.end();
     }
     // Answers are written by now; a watch counts when its stream is set up.
@@ -125,7 +126,7 @@ export function createHandler(deps: HandlerDeps) {
     // go-restful's /version web service routes its root with and without the trailing slash
     // (staging/src/k8s.io/apiserver/pkg/endpoints/routes/version.go).
     if (path === "/version" || path === "/version/") {
-      sendJson(res, 200, version);
+      sendJson(res, 200, versionInfo(registry.kube));
       return;
     }
     if (path === "/metrics" && deps.metrics) {
@@ -166,7 +167,7 @@ export function createHandler(deps: HandlerDeps) {
 
     if (info.virtual) {
       if (verb !== "create") throw errors.methodNotAllowed(method, info);
-      const body = await decodeBody(req, info.kind);
+      const body = await decodeBody(req, info);
       const out = info.virtual(
         { info, ...(rp.namespace !== undefined ? { namespace: rp.namespace } : {}), user },
         body,
@@ -240,7 +241,7 @@ export function createHandler(deps: HandlerDeps) {
         return;
       }
       case "create": {
-        const body = await decodeBody(req, info.kind);
+        const body = await decodeBody(req, info);
         Object.assign(scope, bodyFacts(body));
         if (sub !== undefined && !handler?.create) throw errors.notFoundPath();
         const r =
@@ -251,7 +252,7 @@ export function createHandler(deps: HandlerDeps) {
         return;
       }
       case "update": {
-        const body = await decodeBody(req, info.kind);
+        const body = await decodeBody(req, info);
         Object.assign(scope, bodyFacts(body));
         const r =
           sub === "scale"
@@ -334,7 +335,7 @@ export function createHandler(deps: HandlerDeps) {
       // served for every resource, custom ones included: its messages are meta.k8s.io's.
       const encoded =
         negotiateOutput(accept, { protobuf: true }) === PROTOBUF
-          ? encodeProtobuf(partial)
+          ? encodeProtobuf(scope.info.kube.catalog, partial)
           : undefined;
       if (encoded) sendProtobuf(res, code, encoded, warningHeader(warnings));
       else sendJson(res, code, partial, warningHeader(warnings));
@@ -342,7 +343,7 @@ export function createHandler(deps: HandlerDeps) {
     }
     const type = negotiateOutput(accept, { protobuf: !scope.info.custom }) ?? JSON_TYPE;
     if (type === PROTOBUF) {
-      const encoded = encodeProtobuf(body);
+      const encoded = encodeProtobuf(scope.info.kube.catalog, body);
       if (!encoded) throw errors.notAcceptable([...SERVED_TYPES]);
       sendProtobuf(res, code, encoded, warningHeader(warnings));
       return;

@@ -5,7 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "@opgen/apimachinery/status";
+import type { KubeVersion } from "@opgen/apimachinery/version";
 import type { Registry } from "../api/registry.js";
+import type { JsonObject } from "../api/types.js";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -19,11 +21,20 @@ import { PROTOBUF_V2 } from "./openapi/gnostic.js";
 import { openApiRoot } from "./openapi/v3.js";
 import { sendJson } from "./wire.js";
 
-/** What kube-apiserver 1.32 reports at /version (kubectl's dispatcher picks its binary by minor). */
-export const version = {
-  major: "1",
-  minor: "32",
-  gitVersion: "v1.32.0-opgen",
+/**
+ * What kube-apiserver reports at /version, for the server's minor (kubectl's dispatcher picks its
+ * binary by minor); the build facts are envtest's own.
+ */
+export function versionInfo(kube: KubeVersion): JsonObject {
+  return {
+    major: kube.info.major,
+    minor: kube.info.minor,
+    gitVersion: `${kube.info.gitVersion}-opgen`,
+    ...BUILD,
+  };
+}
+
+const BUILD = {
   gitCommit: "0000000000000000000000000000000000000000",
   gitTreeState: "clean",
   buildDate: "2026-01-01T00:00:00Z",

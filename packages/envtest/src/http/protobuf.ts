@@ -2,11 +2,11 @@
  * Protobuf bodies (`application/vnd.kubernetes.protobuf`), which kubectl's typed commands send
  * (`kubectl create deployment|serviceaccount|role|job|token ...`, `auth can-i`): the `k8s\0`
  * magic, a `runtime.Unknown` envelope naming apiVersion and kind, and the typed message as
- * `raw`. Messages are decoded by protobufjs from the Kubernetes 1.32 schemas in the catalog and
+ * `raw`. Messages are decoded by protobufjs from the serving minor's schemas in its catalog and
  * turned into the JSON kube-apiserver would hold for the same Go object; the schemas are
  * loaded on the first protobuf request only.
  */
-import { definitionName, protobufSchemas } from "@opgen/apimachinery/catalog";
+import type { Catalog } from "@opgen/apimachinery/catalog";
 import pb from "protobufjs/light.js";
 import type { JsonObject } from "../api/types.js";
 
@@ -21,9 +21,14 @@ const RAW_EXTENSION = ".k8s.io.apimachinery.pkg.runtime.RawExtension";
 /** Go's zero time.Time, which a non-pointer Time field marshals as: JSON `null`. */
 const GO_ZERO_SECONDS = -62135596800;
 
-let root: pb.Root | undefined;
-function schemas(): pb.Root {
-  root ??= pb.Root.fromJSON(protobufSchemas() as pb.INamespace);
+/** Each catalog's schemas, loaded once it is first asked for (a minor's messages are its own). */
+const roots = new WeakMap<Catalog, pb.Root>();
+function schemas(catalog: Catalog): pb.Root {
+  let root = roots.get(catalog);
+  if (!root) {
+    root = pb.Root.fromJSON(catalog.protobufSchemas() as pb.INamespace);
+    roots.set(catalog, root);
+  }
   return root;
 }
 
@@ -136,37 +141,37 @@ function toJson(type: pb.Type, msg: Decoded): JsonValue {
 }
 
 /** The message type of a Kubernetes kind, e.g. apps/v1 Deployment → k8s.io.api.apps.v1. */
-function messageType(apiVersion: string, kind: string): pb.Type | undefined {
+function messageType(catalog: Catalog, apiVersion: string, kind: string): pb.Type | undefined {
   const slash = apiVersion.indexOf("/");
   const group = slash < 0 ? "" : apiVersion.slice(0, slash);
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
   // meta.k8s.io's kinds (PartialObjectMetadata, the metadata client's answers) live in apimachinery.
   if (group === "meta.k8s.io") {
-    const found = schemas().lookup(`${META}.${kind}`);
+    const found = schemas(catalog).lookup(`${META}.${kind}`);
     return version === "v1" && found instanceof pb.Type ? found : undefined;
   }
   // Subresource kinds (TokenRequest, Eviction) are not resources of their own: their package
   // follows the group's first label, as k8s.io/api lays out its packages.
   const def =
-    definitionName({ group, version, kind }) ??
+    catalog.definitionName({ group, version, kind }) ??
     `io.k8s.api.${group === "" ? "core" : group.split(".")[0]}.${version}.${kind}`;
-  const found = schemas().lookup(def.replace(/^io\.k8s\./, "k8s.io."));
+  const found = schemas(catalog).lookup(def.replace(/^io\.k8s\./, "k8s.io."));
   return found instanceof pb.Type ? found : undefined;
 }
 
 /**
  * Decodes a `k8s\0`-enveloped protobuf object to JSON. Returns undefined when the body is not
- * such an envelope or names a kind Kubernetes 1.32 has no protobuf schema for; throws on a
+ * such an envelope or names a kind the catalog's minor has no protobuf schema for; throws on a
  * malformed message.
  */
-export function decodeProtobuf(body: Buffer): JsonObject | undefined {
+export function decodeProtobuf(catalog: Catalog, body: Buffer): JsonObject | undefined {
   if (body.length < 4 || !body.subarray(0, 4).equals(magic)) return undefined;
-  const unknown = schemas().lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
+  const unknown = schemas(catalog).lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
   const envelope = unknown.decode(body.subarray(4)) as unknown as Decoded;
   const typeMeta = (envelope.typeMeta ?? {}) as Decoded;
   const apiVersion = String(typeMeta.apiVersion ?? "");
   const kind = String(typeMeta.kind ?? "");
-  const type = messageType(apiVersion, kind);
+  const type = messageType(catalog, apiVersion, kind);
   if (!type || !(envelope.raw instanceof Uint8Array)) return undefined;
   const decoded = type.decode(envelope.raw) as unknown as Decoded;
   return { apiVersion, kind, ...(toJson(type, decoded) as JsonObject) };
@@ -264,14 +269,15 @@ function fromJson(type: pb.Type, value: unknown): Decoded | undefined {
  * A JSON object (`apiVersion` and `kind` set) as a `k8s\0`-enveloped protobuf body, or undefined
  * when its kind has no protobuf schema (custom resources, Tables).
  */
-export function encodeProtobuf(obj: JsonObject): Buffer | undefined {
+export function encodeProtobuf(catalog: Catalog, obj: JsonObject): Buffer | undefined {
   const apiVersion = String(obj.apiVersion ?? "");
   const kind = String(obj.kind ?? "");
+  const root = schemas(catalog);
   const type =
-    kind === "Status" ? schemas().lookupType(`${META}.Status`) : messageType(apiVersion, kind);
+    kind === "Status" ? root.lookupType(`${META}.Status`) : messageType(catalog, apiVersion, kind);
   if (!type) return undefined;
   const raw = type.encode(fromJson(type, obj) ?? {}).finish();
-  const unknown = schemas().lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
+  const unknown = root.lookupType(".k8s.io.apimachinery.pkg.runtime.Unknown");
   const envelope = unknown
     .encode({ typeMeta: { apiVersion, kind }, raw, contentEncoding: "", contentType: "" })
     .finish();
@@ -284,10 +290,14 @@ export function encodeProtobuf(obj: JsonObject): Buffer | undefined {
  * envelope of its own (the stream's raw serializer), whose `object` is a RawExtension holding the
  * object as a `k8s\0`-enveloped protobuf body. Undefined when the object has no protobuf form.
  */
-export function encodeWatchFrame(type: string, object: JsonObject): Buffer | undefined {
-  const raw = encodeProtobuf(object);
+export function encodeWatchFrame(
+  catalog: Catalog,
+  type: string,
+  object: JsonObject,
+): Buffer | undefined {
+  const raw = encodeProtobuf(catalog, object);
   if (!raw) return undefined;
-  const event = schemas()
+  const event = schemas(catalog)
     .lookupType(`${META}.WatchEvent`)
     .encode({ type, object: { raw } })
     .finish();

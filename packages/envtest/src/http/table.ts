@@ -5,6 +5,7 @@
  */
 import { errors } from "@opgen/apimachinery/status";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { columnDescription } from "../registry/printing/describe.js";
 import { defaultPrinter, scalePrinter } from "../registry/printing.js";
 import type { RequestScope } from "../rest/scope.js";
 
@@ -52,7 +53,7 @@ export function tableFor(scope: RequestScope, body: KubeObject, opts: TableOptio
             name: c.name,
             type: c.type,
             format: c.format ?? "",
-            description: c.description,
+            description: columnDescription(c.description, scope.info.kube.catalog),
             priority: c.priority ?? 0,
           })),
         }),

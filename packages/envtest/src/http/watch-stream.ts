@@ -158,7 +158,10 @@ export function serveWatch(
   const sink: WatchSink = {
     send(type, object) {
       if (ended) return;
-      res.write((protobuf && encodeWatchFrame(type, object)) || jsonEventLine(type, object));
+      res.write(
+        (protobuf && encodeWatchFrame(scope.info.kube.catalog, type, object)) ||
+          jsonEventLine(type, object),
+      );
       if (res.writableLength > MAX_WATCH_BUFFER) drop();
       else if (res.writableLength > LAGGING) {
         lagging.add(self);

@@ -4,9 +4,10 @@
  * with `Warning: 299` headers, and errors answered as `Status` objects.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Catalog } from "@opgen/apimachinery/catalog";
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
+import { isObject, type JsonObject, type KubeObject, type ResourceInfo } from "../api/types.js";
 import { inspectBody } from "./json-duplicates.js";
 import { errorOutput, PROTOBUF, YAML_TYPE } from "./negotiation.js";
 import { decodeProtobuf, encodeProtobuf } from "./protobuf.js";
@@ -61,6 +62,7 @@ export function sendError(
   err: unknown,
   warnings: string[] = [],
   accept?: string,
+  catalog?: Catalog,
 ): void {
   const e =
     err instanceof ApiError
@@ -78,7 +80,10 @@ export function sendError(
   // Statuses are negotiated as kube's ErrorNegotiated does: protobuf or YAML when the client
   // prefers them, JSON when nothing it accepts can be written.
   const type = errorOutput(accept);
-  const encoded = type === PROTOBUF ? encodeProtobuf(e.status as unknown as JsonObject) : undefined;
+  const encoded =
+    type === PROTOBUF && catalog
+      ? encodeProtobuf(catalog, e.status as unknown as JsonObject)
+      : undefined;
   if (encoded) sendProtobuf(res, e.code, encoded, headers);
   else
     sendJson(res, e.code, e.status, headers, type === YAML_TYPE ? YAML_TYPE : "application/json");
@@ -159,13 +164,13 @@ export function mediaType(header: string | undefined): string {
 }
 
 /** Decodes a request body: JSON, YAML, or the protobuf kubectl's typed generators send. */
-export async function decodeBody(req: IncomingMessage, kindHint: string): Promise<KubeObject> {
+export async function decodeBody(req: IncomingMessage, info: ResourceInfo): Promise<KubeObject> {
   const raw = await readBody(req);
   const ct = mediaType(req.headers["content-type"]);
   if (ct === "application/vnd.kubernetes.protobuf") {
     let decoded: KubeObject | undefined;
     try {
-      decoded = decodeProtobuf(raw);
+      decoded = decodeProtobuf(info.kube.catalog, raw);
     } catch (e) {
       throw errors.badRequest(`error decoding protobuf: ${(e as Error).message}`);
     }
@@ -195,9 +200,9 @@ export async function decodeBody(req: IncomingMessage, kindHint: string): Promis
     }
   } catch (e) {
     const why = isTooDeep(e) ? "the JSON nests too deeply to be processed" : (e as Error).message;
-    throw errors.badRequest(`Object '${kindHint}' is invalid: ${why}`);
+    throw errors.badRequest(`Object '${info.kind}' is invalid: ${why}`);
   }
-  if (!isObject(v)) throw errors.badRequest(`Object '${kindHint}' is invalid: expected an object`);
+  if (!isObject(v)) throw errors.badRequest(`Object '${info.kind}' is invalid: expected an object`);
   return v as KubeObject;
 }
 

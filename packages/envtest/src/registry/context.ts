@@ -1,9 +1,11 @@
 /**
  * What the definitions of an API group are built from: the server's parts their handlers call
  * (a pod's eviction reads budgets and deletes, a TokenRequest signs with the service account
- * issuer). Definitions are built per server from this context, never module-level state, so one
- * process can run many servers (and, later, servers of different Kubernetes versions).
+ * issuer), and its version profile (the catalog, the feature gates). Definitions are built per
+ * server from this context, never module-level state, so one process can run many servers, of
+ * different Kubernetes versions or feature gates.
  */
+import type { KubeVersion } from "@opgen/apimachinery/version";
 import type { Registry } from "../api/registry.js";
 import type { ResourceDefinition } from "../api/resource.js";
 import type { RbacAuthorizer } from "../auth/rbac.js";
@@ -15,6 +17,8 @@ import type { ObjectRest } from "../rest/objects.js";
 import type { Store } from "../store/store.js";
 
 export interface DefinitionContext {
+  /** The server's Kubernetes version profile. */
+  readonly kube: KubeVersion;
   readonly store: Store;
   readonly rest: ObjectRest;
   readonly registry: Registry;

@@ -4,7 +4,6 @@
  * served with the generic definition. Adding a resource means adding its definition to its
  * group's module (and a group module to the list below).
  */
-import { builtinResources as catalogResources, findResource } from "@opgen/apimachinery/catalog";
 import type { ResourceDefinition, ResourceInfo, ScaleSubresource } from "../api/types.js";
 import { admissionregistration } from "./admissionregistration/index.js";
 import { apiextensions } from "./apiextensions/index.js";
@@ -69,23 +68,29 @@ export function builtinResources(ctx: DefinitionContext): ResourceInfo[] {
     for (const d of g.resources(ctx)) defined.set(`${g.group}/${d.resource}`, d);
   const out: ResourceInfo[] = [];
   const served = new Set<string>();
-  for (const r of catalogResources()) {
+  const catalog = ctx.kube.catalog;
+  for (const r of catalog.builtinResources()) {
     const key = `${r.group}/${r.plural}`;
     if (served.has(key) || (!defined.has(key) && (r.stability !== "ga" || !r.preferred))) continue;
     served.add(key);
-    out.push(resolve(r.group, defined.get(key) ?? { resource: r.plural }));
+    out.push(resolve(ctx, r.group, defined.get(key) ?? { resource: r.plural }));
   }
   for (const key of defined.keys())
-    if (!served.has(key)) throw new Error(`envtest: ${key} is not a Kubernetes 1.32 resource`);
+    if (!served.has(key))
+      throw new Error(`envtest: ${key} is not a Kubernetes ${catalog.minor} resource`);
   return out;
 }
 
 /** A definition with the catalog's discovery facts of its resource. */
-function resolve(group: string, d: ResourceDefinition): ResourceInfo {
-  const c = findResource({ group, plural: d.resource });
-  if (!c) throw new Error(`envtest: ${d.resource}.${group} is not a Kubernetes 1.32 resource`);
+function resolve(ctx: DefinitionContext, group: string, d: ResourceDefinition): ResourceInfo {
+  const c = ctx.kube.catalog.findResource({ group, plural: d.resource });
+  if (!c)
+    throw new Error(
+      `envtest: ${d.resource}.${group} is not a Kubernetes ${ctx.kube.minor} resource`,
+    );
   const has = (sub: string) => c.subresources.some((x) => x.name === sub);
   return {
+    kube: ctx.kube,
     ...(d.sharedStorage ? { sharedStorage: d.sharedStorage } : {}),
     ...(d.virtual ? { virtual: d.virtual } : {}),
     group,

@@ -139,7 +139,7 @@ export function templateWide(
   base: Printer,
   opts: {
     /** The Selector column's description (the kind's `spec.selector` doc), or no such column. */
-    selector: string | false;
+    selector: PrinterColumnDefinition["description"] | false;
     template?: (o: KubeObject) => unknown;
     /** The Selector cell, when the selector is not a LabelSelector at `spec.selector`. */
     selectorCell?: (o: KubeObject) => string;

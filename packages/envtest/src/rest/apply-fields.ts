@@ -7,7 +7,7 @@
  * a 500 with the field manager's text. Open maps (additionalProperties, a
  * preserve-unknown-fields object, an object without properties) take any key.
  */
-import { type DefinitionNode, definition, definitionName } from "@opgen/apimachinery/catalog";
+import type { Catalog, DefinitionNode } from "@opgen/apimachinery/catalog";
 import { ApiError } from "@opgen/apimachinery/status";
 import {
   groupVersion,
@@ -22,8 +22,8 @@ const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 /** A catalog definition node or a CRD schema node: the parts the walk reads. */
 type Node = DefinitionNode;
 
-function resolve(node: Node): Node {
-  return (node.$ref ? definition(node.$ref) : undefined) ?? node;
+function resolve(catalog: Catalog, node: Node): Node {
+  return (node.$ref ? catalog.definition(node.$ref) : undefined) ?? node;
 }
 
 /** The list's item path element as structured-merge-diff prints it. */
@@ -48,13 +48,20 @@ function itemPath(node: Node, item: unknown, index: number): string {
   return `[${index}]`;
 }
 
-function walk(value: unknown, node: Node, path: string, preserve: boolean, out: string[]): void {
-  const target = resolve(node);
+function walk(
+  catalog: Catalog,
+  value: unknown,
+  node: Node,
+  path: string,
+  preserve: boolean,
+  out: string[],
+): void {
+  const target = resolve(catalog, node);
   const keep = preserve || target["x-kubernetes-preserve-unknown-fields"] === true;
   if (Array.isArray(value)) {
     if (!target.items) return;
     value.forEach((item, i) => {
-      walk(item, target.items!, `${path}${itemPath(target, item, i)}`, keep, out);
+      walk(catalog, item, target.items!, `${path}${itemPath(target, item, i)}`, keep, out);
     });
     return;
   }
@@ -66,10 +73,10 @@ function walk(value: unknown, node: Node, path: string, preserve: boolean, out: 
   const embedded = target["x-kubernetes-embedded-resource"] === true;
   for (const [key, v] of Object.entries(value)) {
     const p = `${path}.${key}`;
-    if (Object.hasOwn(props, key)) walk(v, props[key]!, p, keep, out);
+    if (Object.hasOwn(props, key)) walk(catalog, v, props[key]!, p, keep, out);
     else if (embedded && (key === "apiVersion" || key === "kind")) continue;
-    else if (embedded && key === "metadata") walk(v, { $ref: OBJECT_META }, p, false, out);
-    else if (typeof ap === "object") walk(v, ap, p, keep, out);
+    else if (embedded && key === "metadata") walk(catalog, v, { $ref: OBJECT_META }, p, false, out);
+    else if (typeof ap === "object") walk(catalog, v, ap, p, keep, out);
     else if (!open) out.push(p);
   }
 }
@@ -84,15 +91,21 @@ export function checkDeclaredFields(
   const namespace = typeof meta.namespace === "string" ? meta.namespace : "";
   const name = typeof meta.name === "string" ? meta.name : "";
   const found: string[] = [];
+  const catalog = info.kube.catalog;
   if (info.custom) {
     if (!version.schema) return;
     const { metadata, apiVersion: _a, kind: _k, ...rest } = applied;
-    walk(rest, version.schema as Node, "", false, found);
-    if (metadata !== undefined) walk(metadata, { $ref: OBJECT_META }, ".metadata", false, found);
+    walk(catalog, rest, version.schema as Node, "", false, found);
+    if (metadata !== undefined)
+      walk(catalog, metadata, { $ref: OBJECT_META }, ".metadata", false, found);
   } else {
-    const def = definitionName({ group: info.group, version: version.name, kind: info.kind });
+    const def = catalog.definitionName({
+      group: info.group,
+      version: version.name,
+      kind: info.kind,
+    });
     if (!def) return;
-    walk(applied, { $ref: def }, "", false, found);
+    walk(catalog, applied, { $ref: def }, "", false, found);
   }
   if (found.length === 0) return;
   // structured-merge-diff's ValidationErrors: one line, or "errors:" and one indented line each.

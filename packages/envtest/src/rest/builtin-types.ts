@@ -1,7 +1,7 @@
 /**
  * The type errors kube-apiserver's JSON decoder reports for built-ins (`replicas: "two"`):
  * `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type
- * int32`, found by walking the object along the 1.32 catalog's definitions, whose names are
+ * int32`, found by walking the object along the serving minor's catalog definitions, whose names are
  * the Go struct names. Go names its own string, integer and map types (`v1.Protocol`,
  * `v1.ResourceList`); the catalog does not, so those read `string`, `int32`, `map[string]...`
  * here (the 1.32 OpenAPI and protobuf data name no such types). Types that decode themselves
@@ -9,21 +9,35 @@
  * error, an int-or-string that is neither reads as an int32, a time must be a string (its text
  * is not checked); raw JSON takes anything.
  */
-import {
-  definition as catalogDefinition,
-  type DefinitionNode,
-  type TypeDefinition,
-} from "@opgen/apimachinery/catalog";
+import type { Catalog, DefinitionNode, TypeDefinition } from "@opgen/apimachinery/catalog";
 import { parseQuantity, QUANTITY_FORMAT_ERROR } from "@opgen/apimachinery/quantity";
 import { normalizeMicroTime, normalizeTime } from "../api/meta.js";
 import { isObject } from "../api/types.js";
 import { goQuantity, quantityString } from "./go-quantity.js";
 
-// Every request walks a few definitions: keep them at hand rather than in the catalog's files.
-const definitions = new Map<string, TypeDefinition | undefined>();
-function definition(name: string): TypeDefinition | undefined {
-  if (!definitions.has(name)) definitions.set(name, catalogDefinition(name));
-  return definitions.get(name);
+/**
+ * A catalog's definitions at hand (every request walks a few: keep them rather than look them up
+ * in the catalog's files), and which of them can hold a quantity; one per catalog, so per minor.
+ */
+class Definitions {
+  readonly #defs = new Map<string, TypeDefinition | undefined>();
+  /** Whether a value of the definition can hold a resource.Quantity anywhere below it. */
+  readonly canonicalBearing = new Map<string, boolean>();
+  constructor(private readonly catalog: Catalog) {}
+  get(name: string): TypeDefinition | undefined {
+    if (!this.#defs.has(name)) this.#defs.set(name, this.catalog.definition(name));
+    return this.#defs.get(name);
+  }
+}
+
+const perCatalog = new WeakMap<Catalog, Definitions>();
+function definitionsOf(catalog: Catalog): Definitions {
+  let defs = perCatalog.get(catalog);
+  if (!defs) {
+    defs = new Definitions(catalog);
+    perCatalog.set(catalog, defs);
+  }
+  return defs;
 }
 
 function goPackage(defName: string): string {
@@ -69,6 +83,7 @@ const mismatch = (v: unknown, type: string, struct: string, field: string) =>
 class Walk {
   saved: string | undefined;
   fatal: string | undefined;
+  constructor(readonly defs: Definitions) {}
   save(e: string) {
     this.saved ??= e;
   }
@@ -160,7 +175,7 @@ function checkValue(
 ): void {
   if (v === null || v === undefined || walk.fatal) return;
   if (node.$ref) {
-    const target = definition(node.$ref);
+    const target = walk.defs.get(node.$ref);
     if (!target) return;
     if (!target.properties) {
       // Types with their own JSON form: RawExtension and JSON take anything.
@@ -220,7 +235,7 @@ function checkValue(
 }
 
 function checkStruct(walk: Walk, defName: string, obj: Record<string, unknown>, path: string) {
-  const def = definition(defName);
+  const def = walk.defs.get(defName);
   if (!def?.properties) return;
   const struct = defName.slice(defName.lastIndexOf(".") + 1);
   for (const key in obj) {
@@ -232,16 +247,17 @@ function checkStruct(walk: Walk, defName: string, obj: Record<string, unknown>, 
 
 /** The type error of a built-in object against its definition, as Go's decoder words it. */
 export function builtinTypeError(
+  catalog: Catalog,
   defName: string,
   obj: Record<string, unknown>,
 ): string | undefined {
-  const walk = new Walk();
+  const walk = new Walk(definitionsOf(catalog));
   checkStruct(walk, defName, obj, "");
   return walk.fatal ?? walk.saved;
 }
 
 /** A value of a field typed by `node`, with its quantities canonical (in place where it can). */
-function canonical(node: DefinitionNode, v: unknown): unknown {
+function canonical(defs: Definitions, node: DefinitionNode, v: unknown): unknown {
   if (v === null || v === undefined) return v;
   if (node.$ref === QUANTITY_DEF) {
     const g = goQuantity(v);
@@ -252,25 +268,24 @@ function canonical(node: DefinitionNode, v: unknown): unknown {
   if (node.$ref === TIME_DEF) return normalizeTime(v);
   if (node.$ref === MICRO_TIME_DEF) return normalizeMicroTime(v);
   if (node.$ref) {
-    if (isObject(v)) canonicalStruct(node.$ref, v);
+    if (isObject(v)) canonicalStruct(defs, node.$ref, v);
     return v;
   }
   if (node.type === "array" && node.items && Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = canonical(node.items, v[i]);
+    for (let i = 0; i < v.length; i++) v[i] = canonical(defs, node.items, v[i]);
   } else if (
     node.type === "object" &&
     typeof node.additionalProperties === "object" &&
     isObject(v)
   ) {
-    for (const k in v) v[k] = canonical(node.additionalProperties, v[k]);
+    for (const k in v) v[k] = canonical(defs, node.additionalProperties, v[k]);
   }
   return v;
 }
 
 /** Whether a value of the definition can hold a Quantity, Time or MicroTime below its metadata. */
-const canonicalBearing = new Map<string, boolean>();
-function holdsCanonical(defName: string): boolean {
-  let holds = canonicalBearing.get(defName);
+function holdsCanonical(defs: Definitions, defName: string): boolean {
+  let holds = defs.canonicalBearing.get(defName);
   if (holds !== undefined) return holds;
   // Reachability over the definitions' references (recursive types such as JSONSchemaProps
   // included); only the asked definition's answer is kept.
@@ -282,7 +297,7 @@ function holdsCanonical(defName: string): boolean {
     if (n.$ref !== undefined) {
       if (seen.has(n.$ref)) return false;
       seen.add(n.$ref);
-      if (reaches(definition(n.$ref))) return true;
+      if (reaches(defs.get(n.$ref))) return true;
     }
     return (
       reaches(n.items) ||
@@ -291,18 +306,18 @@ function holdsCanonical(defName: string): boolean {
     );
   };
   holds = reaches({ $ref: defName });
-  canonicalBearing.set(defName, holds);
+  defs.canonicalBearing.set(defName, holds);
   return holds;
 }
 
-function canonicalStruct(defName: string, obj: Record<string, unknown>): void {
+function canonicalStruct(defs: Definitions, defName: string, obj: Record<string, unknown>): void {
   // Most kinds (ConfigMaps, Secrets, Services, ...) hold none: their bodies are not walked.
-  if (!holdsCanonical(defName)) return;
-  const def = definition(defName);
+  if (!holdsCanonical(defs, defName)) return;
+  const def = defs.get(defName);
   if (!def?.properties) return;
   for (const key in obj) {
     const prop = def.properties[key];
-    if (prop) obj[key] = canonical(prop, obj[key]);
+    if (prop) obj[key] = canonical(defs, prop, obj[key]);
   }
 }
 
@@ -312,6 +327,10 @@ function canonicalStruct(defName: string, obj: Record<string, unknown>): void {
  * `"500m"`, `2048Mi` is `"2Gi"`, numbers become strings), a metav1.Time whole seconds
  * (`00:00:00.5Z` is `00:00:00Z`), a MicroTime six fractional digits.
  */
-export function canonicalizeValues(defName: string, obj: Record<string, unknown>): void {
-  canonicalStruct(defName, obj);
+export function canonicalizeValues(
+  catalog: Catalog,
+  defName: string,
+  obj: Record<string, unknown>,
+): void {
+  canonicalStruct(definitionsOf(catalog), defName, obj);
 }

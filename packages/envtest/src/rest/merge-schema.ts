@@ -1,11 +1,10 @@
 /**
  * The structured-merge-diff schema that server-side apply and managedFields walk for a resource
- * version: the 1.32 catalog's definition for a built-in, the CRD's structural schema for a custom
+ * version: the serving minor's catalog definition for a built-in, the CRD's structural schema for a custom
  * resource with `metadata` read as ObjectMeta (kube's CRD OpenAPI refers to ObjectMeta there),
  * and the conversion to another served version for kinds served in several (HPA v1 and v2,
  * multi-version CRDs).
  */
-import { definitionName } from "@opgen/apimachinery/catalog";
 import { ssa } from "@opgen/apimachinery/merge";
 import {
   groupVersion,
@@ -28,13 +27,18 @@ export function atomFor(info: ResourceInfo, version: ResourceVersionInfo): ssa.A
 }
 
 function build(info: ResourceInfo, version: ResourceVersionInfo): ssa.Atom {
+  const catalog = info.kube.catalog;
   let root: ssa.Atom | undefined;
   if (info.custom) root = version.schema ? ssa.crdAtom(version.schema) : undefined;
   else {
-    const name = definitionName({ group: info.group, version: version.name, kind: info.kind });
-    root = name ? ssa.definitionAtom(name) : undefined;
+    const name = catalog.definitionName({
+      group: info.group,
+      version: version.name,
+      kind: info.kind,
+    });
+    root = name ? ssa.definitionAtom(catalog, name) : undefined;
   }
-  return ssa.withField(root ?? ssa.deduced, "metadata", ssa.definitionAtom(OBJECT_META));
+  return ssa.withField(root ?? ssa.deduced, "metadata", ssa.definitionAtom(catalog, OBJECT_META));
 }
 
 /**
@@ -60,10 +64,11 @@ const zeros = new WeakMap<ResourceVersionInfo, KubeObject | null>();
 export function zeroFor(info: ResourceInfo, version: ResourceVersionInfo): KubeObject | undefined {
   let z = zeros.get(version);
   if (z === undefined) {
+    const catalog = info.kube.catalog;
     const name = info.custom
       ? undefined
-      : definitionName({ group: info.group, version: version.name, kind: info.kind });
-    const zero = name ? ssa.definitionZero(name) : undefined;
+      : catalog.definitionName({ group: info.group, version: version.name, kind: info.kind });
+    const zero = name ? ssa.definitionZero(catalog, name) : undefined;
     z = zero
       ? { ...zero, apiVersion: groupVersion(info.group, version.name), kind: info.kind }
       : null;

@@ -5,7 +5,6 @@
  * update path as a PUT. Shared by HTTP requests (http/patch.ts picks the type by Content-Type)
  * and the server's internal client.
  */
-import { definitionName } from "@opgen/apimachinery/catalog";
 import { applyStrategicMergePatch, catalogNode, type MergeNode } from "@opgen/apimachinery/merge";
 import { errors } from "@opgen/apimachinery/status";
 import { isObject, type KubeObject } from "../api/types.js";
@@ -52,13 +51,14 @@ export async function patchObject(
 
 /** The catalog schema a built-in's strategic merge patch follows (the scale subresource's Scale). */
 function strategicSchema(scope: RequestScope): MergeNode | undefined {
+  const catalog = scope.info.kube.catalog;
   const name =
     scope.subresource === "scale"
       ? "io.k8s.api.autoscaling.v1.Scale"
-      : definitionName({
+      : catalog.definitionName({
           group: scope.info.group,
           version: scope.version.name,
           kind: scope.info.kind,
         });
-  return name ? catalogNode(name) : undefined;
+  return name ? catalogNode(catalog, name) : undefined;
 }

@@ -5,7 +5,6 @@
  * Also the read side: objects are served in the requested version with that version's defaults.
  */
 
-import { definitionName, expandSchema } from "@opgen/apimachinery/catalog";
 import {
   applyDefaults,
   dropNonNullableNulls,
@@ -69,7 +68,7 @@ interface BuiltinDecoding {
 const builtinDecodings = new WeakMap<ResourceVersionInfo, BuiltinDecoding | null>();
 
 /**
- * What decoding a built-in kind's version needs from the Kubernetes 1.32 catalog, worked out once
+ * What decoding a built-in kind's version needs from the serving minor's catalog, worked out once
  * per version; undefined for a kind the catalog has no definition of.
  */
 function builtinDecoding(
@@ -78,9 +77,14 @@ function builtinDecoding(
 ): BuiltinDecoding | undefined {
   let d = builtinDecodings.get(version);
   if (d === undefined) {
-    const name = definitionName({ group: info.group, version: version.name, kind: info.kind });
+    const catalog = info.kube.catalog;
+    const name = catalog.definitionName({
+      group: info.group,
+      version: version.name,
+      kind: info.kind,
+    });
     if (name) {
-      const schema = expandSchema(name) as Schema;
+      const schema = catalog.expandSchema(name) as Schema;
       const defaults = defaultSkeleton(schema);
       d = { definition: name, schema, ...(defaults ? { defaults } : {}) };
     } else d = null;
@@ -133,12 +137,12 @@ export function decodeBuiltin(
   const decoding = builtinDecoding(info, version);
   if (!decoding) return;
   const { schema } = decoding;
-  const typeError = builtinTypeError(decoding.definition, obj);
+  const typeError = builtinTypeError(info.kube.catalog, decoding.definition, obj);
   if (typeError)
     throw errors.badRequest(
       `${info.kind} in version "${version.name}" cannot be handled as a ${info.kind}: ${typeError}`,
     );
-  canonicalizeValues(decoding.definition, obj);
+  canonicalizeValues(info.kube.catalog, decoding.definition, obj);
   reportUnknown(info, version, prune(obj, schema, true), duplicates, fieldValidation, warnings);
   if (!noEmpties) dropGoEmpties(obj, schema);
   if (decoding.defaults) applyDefaults(obj, decoding.defaults);

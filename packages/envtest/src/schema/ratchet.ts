@@ -1,5 +1,6 @@
 /**
- * Validation ratcheting (`CRDValidationRatcheting`, on by default since 1.30): on update, errors
+ * Validation ratcheting (the `CRDValidationRatcheting` feature gate, which the server's version
+ * profile says is on or off; the custom resource strategy asks it): on update, errors
  * about a value that the update did not change are dropped, so objects stored before a schema
  * or rule got stricter can still be updated elsewhere (status writes, labels, other fields).
  */

@@ -33,14 +33,19 @@ import type {
   V1StatefulSet,
   V2HorizontalPodAutoscaler,
 } from "@kubernetes/client-node";
-import { findResource } from "@opgen/apimachinery/catalog";
+import { kubeVersion } from "@opgen/apimachinery/version";
 import { defineKind, type Kind } from "./kind.js";
 import type { KubeObject } from "./types.js";
 
-/** A built-in kind at its preferred version, its plural and scope read from the 1.32 catalog. */
+/**
+ * A built-in kind at its preferred version, its plural and scope read from the default version
+ * profile's catalog (these GA kinds are the same in every minor opgen knows).
+ */
 function builtin<T extends KubeObject>(group: string, kind: string): Kind<T> {
-  const r = findResource({ group, kind });
-  if (!r) throw new Error(`@opgen/runtime: ${kind}.${group} is not a Kubernetes 1.32 kind`);
+  const catalog = kubeVersion().catalog;
+  const r = catalog.findResource({ group, kind });
+  if (!r)
+    throw new Error(`@opgen/runtime: ${kind}.${group} is not a Kubernetes ${catalog.minor} kind`);
   return defineKind<T>({
     group,
     version: r.version,

@@ -1,10 +1,11 @@
 /**
  * Resolves the built-in kind descriptors `@opgen/runtime` exports as `kinds.X` to their group and
- * resource from the Kubernetes 1.32 catalog, so the report can read `.owns(kinds.Pod)` without
+ * resource from the default version profile's catalog (the kinds' group, version and plural are
+ * the same in every minor opgen knows), so the report can read `.owns(kinds.Pod)` without
  * loading the runtime (the CLI does not depend on it). `X` is the kind, at the group where the
  * runtime puts it (core before other groups); a unit test keeps this equal to the runtime's `kinds`.
  */
-import { builtinResources } from "@opgen/apimachinery/catalog";
+import { kubeVersion } from "@opgen/apimachinery/version";
 
 export interface KindRef {
   group: string;
@@ -21,12 +22,14 @@ const ALIASES: Readonly<Record<string, { group: string; kind: string }>> = {
 /** The kind `kinds.<name>` stands for, or undefined when the runtime has no such name. */
 export function builtinKind(name: string): KindRef | undefined {
   const alias = Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
-  const candidates = builtinResources().filter(
-    (r) =>
-      r.preferred &&
-      r.stability === "ga" &&
-      (alias ? r.group === alias.group && r.kind === alias.kind : r.kind === name),
-  );
+  const candidates = kubeVersion()
+    .catalog.builtinResources()
+    .filter(
+      (r) =>
+        r.preferred &&
+        r.stability === "ga" &&
+        (alias ? r.group === alias.group && r.kind === alias.kind : r.kind === name),
+    );
   const r = candidates.find((c) => c.group === "") ?? candidates[0];
   return r && { group: r.group, kind: r.kind, plural: r.plural };
 }

@@ -5,7 +5,13 @@
  * merge key, else atomic), maps (fields, an element type, granular or atomic), and the untyped
  * atoms (`__untyped_deduced_`: any scalar, atomic lists, granular maps of itself).
  */
-import { type DefinitionNode, definition } from "../../catalog/definitions.js";
+import type { DefinitionNode } from "../../catalog/definitions.js";
+
+/** Where `$ref`s resolve: a minor's catalog (`catalogFor`). */
+interface Definitions {
+  definition(name: string): DefinitionNode | undefined;
+}
+
 import { isObject, type JsonObject } from "../../schema/json.js";
 import type { JSONSchemaProps } from "../../schema/types.js";
 
@@ -148,49 +154,50 @@ const RAW_EXTENSION = "io.k8s.apimachinery.pkg.runtime.RawExtension";
 const defCache = new WeakMap<DefinitionNode, Atom>();
 
 /** The atom of a built-in type by definition name, e.g. `io.k8s.api.apps.v1.Deployment`. */
-export function definitionAtom(name: string): Atom | undefined {
-  const def = definition(name);
-  return def ? nodeAtom(def) : undefined;
+export function definitionAtom(defs: Definitions, name: string): Atom | undefined {
+  const def = defs.definition(name);
+  return def ? nodeAtom(defs, def) : undefined;
 }
 
-function nodeAtom(node: DefinitionNode): Atom {
+// Each minor's definitions are objects of their own, so a cached atom is its minor's.
+function nodeAtom(defs: Definitions, node: DefinitionNode): Atom {
   let a = defCache.get(node);
   if (!a) {
-    a = buildNodeAtom(node);
+    a = buildNodeAtom(defs, node);
     defCache.set(node, a);
   }
   return a;
 }
 
-function buildNodeAtom(node: DefinitionNode): Atom {
+function buildNodeAtom(defs: Definitions, node: DefinitionNode): Atom {
   if (node.$ref === QUANTITY || node.$ref === RAW_EXTENSION) return scalarAtom;
-  const target = (node.$ref ? definition(node.$ref) : undefined) ?? node;
+  const target = (node.$ref ? defs.definition(node.$ref) : undefined) ?? node;
   if (isUntypedScalar(target) || isUntypedScalar(node)) return scalarAtom;
   // A referencing field's map type overrides the referenced type's (schemaconv's override).
   const mapType = node["x-kubernetes-map-type"] ?? target["x-kubernetes-map-type"];
   const type = target.type;
   if (type === "object" || (!type && target.properties))
-    return { scalar: false, map: defMap(target, mapType) };
+    return { scalar: false, map: defMap(defs, target, mapType) };
   if (type === "array") {
     const rel = listRelationship(node.$ref ? target : node);
     const items = target.items;
     return {
       scalar: false,
-      list: { ...rel, element: lazy(() => (items ? nodeAtom(items) : untypedAtomic)) },
+      list: { ...rel, element: lazy(() => (items ? nodeAtom(defs, items) : untypedAtomic)) },
     };
   }
   if (type) return scalarAtom;
   return deduced;
 }
 
-function defMap(target: DefinitionNode, mapType: string | undefined): MapAtom {
+function defMap(defs: Definitions, target: DefinitionNode, mapType: string | undefined): MapAtom {
   const props = target.properties ?? {};
   const ap = target.additionalProperties;
   return {
     atomic: mapType === "atomic",
-    field: (name) => (Object.hasOwn(props, name) ? nodeAtom(props[name]!) : undefined),
+    field: (name) => (Object.hasOwn(props, name) ? nodeAtom(defs, props[name]!) : undefined),
     fieldDefault: (name) => (Object.hasOwn(props, name) ? props[name]!.default : undefined),
-    element: lazy(() => (typeof ap === "object" ? nodeAtom(ap) : deduced)),
+    element: lazy(() => (typeof ap === "object" ? nodeAtom(defs, ap) : deduced)),
   };
 }
 
@@ -210,10 +217,10 @@ function defMap(target: DefinitionNode, mapType: string | undefined): MapAtom {
  * The types with their own JSON form take theirs: Time and MicroTime `null`, Quantity `"0"`,
  * IntOrString `0`, RawExtension `null`.
  */
-export function definitionZero(name: string): JsonObject | undefined {
-  const def = definition(name);
+export function definitionZero(defs: Definitions, name: string): JsonObject | undefined {
+  const def = defs.definition(name);
   if (!def) return undefined;
-  const z = structZero(def, 0);
+  const z = structZero(defs, def, 0);
   return isObject(z) ? z : undefined;
 }
 
@@ -226,10 +233,10 @@ const OWN_ZERO: Record<string, unknown> = {
   [RAW_EXTENSION]: null,
 };
 
-function fieldZero(node: DefinitionNode, depth: number): unknown {
+function fieldZero(defs: Definitions, node: DefinitionNode, depth: number): unknown {
   if (node.$ref && Object.hasOwn(OWN_ZERO, node.$ref)) return OWN_ZERO[node.$ref];
-  const target = (node.$ref ? definition(node.$ref) : undefined) ?? node;
-  if (target.properties) return structZero(target, depth + 1);
+  const target = (node.$ref ? defs.definition(node.$ref) : undefined) ?? node;
+  if (target.properties) return structZero(defs, target, depth + 1);
   switch (target.type) {
     case "string":
       return target.format === "date-time" || target.format === "byte" ? null : "";
@@ -243,16 +250,16 @@ function fieldZero(node: DefinitionNode, depth: number): unknown {
   }
 }
 
-function structZero(def: DefinitionNode, depth: number): unknown {
+function structZero(defs: Definitions, def: DefinitionNode, depth: number): unknown {
   // Required structs nest only a few levels; a cycle would be a pointer in Go.
   if (depth > 8) return null;
   const out: JsonObject = {};
   const required = new Set(def.required ?? []);
   for (const [name, prop] of Object.entries(def.properties ?? {})) {
-    if (required.has(name)) out[name] = fieldZero(prop, depth);
+    if (required.has(name)) out[name] = fieldZero(defs, prop, depth);
     else if (VALUE_STRUCTS.has(name)) {
-      const target = (prop.$ref ? definition(prop.$ref) : undefined) ?? prop;
-      if (target.properties) out[name] = structZero(target, depth + 1);
+      const target = (prop.$ref ? defs.definition(prop.$ref) : undefined) ?? prop;
+      if (target.properties) out[name] = structZero(defs, target, depth + 1);
     }
   }
   return out;

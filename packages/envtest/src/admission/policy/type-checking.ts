@@ -6,7 +6,6 @@
  * in group, version, kind order) and `params` by the paramKind's, each failure a warning
  * `<group/version, Kind=kind>: <cel-go's error>`. Kinds without a schema are skipped.
  */
-import { definitionName, expandSchema } from "@opgen/apimachinery/catalog";
 import { CelCompileError, compileCelTyped } from "@opgen/apimachinery/cel";
 import type { Registry } from "../../api/registry.js";
 import type { ResourceInfo, Schema } from "../../api/types.js";
@@ -47,13 +46,14 @@ function schemaOf(info: ResourceInfo, version: string): Schema | undefined {
           ...props,
           apiVersion: { type: "string" },
           kind: { type: "string" },
-          metadata: expandSchema(OBJECT_META) as Schema,
+          metadata: info.kube.catalog.expandSchema(OBJECT_META) as Schema,
         },
       };
     }
   } else {
-    const name = definitionName({ group: info.group, version, kind: info.kind });
-    if (name) schema = expandSchema(name) as Schema;
+    const catalog = info.kube.catalog;
+    const name = catalog.definitionName({ group: info.group, version, kind: info.kind });
+    if (name) schema = catalog.expandSchema(name) as Schema;
   }
   schemas.set(v, schema ?? null);
   return schema;

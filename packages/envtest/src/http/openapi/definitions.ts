@@ -1,11 +1,11 @@
 /**
- * The schemas the OpenAPI documents publish: built-in definitions rebuilt from the 1.32 catalog
+ * The schemas the OpenAPI documents publish: built-in definitions rebuilt from the server's catalog
  * (its structural facts plus its descriptions, which is the upstream swagger definition again),
  * and each served custom resource version's schema named as kube-apiserver names it
  * (`com.example.v1.Widget`). Both documents (v2 and v3) render these with their own `$ref`
  * form; `refsOf` gives the closure a group-version document must carry.
  */
-import { definition, definitionName, description } from "@opgen/apimachinery/catalog";
+import type { Catalog } from "@opgen/apimachinery/catalog";
 import type { Registry } from "../../api/registry.js";
 import type { JsonObject, ResourceInfo } from "../../api/types.js";
 import { isObject } from "../../api/types.js";
@@ -28,32 +28,32 @@ export interface PublishedSchema {
 }
 
 /** A catalog node as OpenAPI writes it: descriptions back in place, the catalog's own keys off. */
-function builtinNode(node: unknown, owner: string, property?: string): unknown {
+function builtinNode(catalog: Catalog, node: unknown, owner: string, property?: string): unknown {
   if (!isObject(node)) return node;
   const out: JsonObject = {};
   if (property !== undefined) {
-    const d = description(owner, property);
+    const d = catalog.description(owner, property);
     if (d) out.description = d;
   }
   for (const [key, value] of Object.entries(node)) {
     if (key.startsWith("x-opgen-")) continue;
     if (key === "properties" && isObject(value)) {
       const props: JsonObject = {};
-      for (const [p, v] of Object.entries(value)) props[p] = builtinNode(v, owner, p);
+      for (const [p, v] of Object.entries(value)) props[p] = builtinNode(catalog, v, owner, p);
       out.properties = props;
     } else if (key === "items" || key === "additionalProperties") {
-      out[key] = builtinNode(value, owner);
+      out[key] = builtinNode(catalog, value, owner);
     } else out[key] = value;
   }
   return out;
 }
 
 /** A built-in definition by name (`io.k8s.api.core.v1.Pod`), descriptions included. */
-export function builtinSchema(name: string): JsonObject | undefined {
-  const def = definition(name);
+function builtinSchema(catalog: Catalog, name: string): JsonObject | undefined {
+  const def = catalog.definition(name);
   if (!def) return undefined;
-  const out = builtinNode(def, name) as JsonObject;
-  const d = description(name);
+  const out = builtinNode(catalog, def, name) as JsonObject;
+  const d = catalog.description(name);
   return d ? { description: d, ...out } : out;
 }
 
@@ -62,7 +62,7 @@ export function customDefinitionName(group: string, version: string, kind: strin
   return `${group.split(".").reverse().join(".")}.${version}.${kind}`;
 }
 
-function customSchemas(info: ResourceInfo): PublishedSchema[] {
+function customSchemas(catalog: Catalog, info: ResourceInfo): PublishedSchema[] {
   const out: PublishedSchema[] = [];
   for (const v of info.versions) {
     if (!v.served || !v.schema) continue;
@@ -72,8 +72,11 @@ function customSchemas(info: ResourceInfo): PublishedSchema[] {
     // As kube-apiserver publishes a CRD: TypeMeta described as for every kind, metadata the
     // real ObjectMeta.
     schema.properties = {
-      apiVersion: { description: description(TYPE_META_OWNER, "apiVersion"), type: "string" },
-      kind: { description: description(TYPE_META_OWNER, "kind"), type: "string" },
+      apiVersion: {
+        description: catalog.description(TYPE_META_OWNER, "apiVersion"),
+        type: "string",
+      },
+      kind: { description: catalog.description(TYPE_META_OWNER, "kind"), type: "string" },
       ...props,
       metadata: { $ref: OBJECT_META },
     };
@@ -101,16 +104,17 @@ function customSchemas(info: ResourceInfo): PublishedSchema[] {
 /** Every schema a server with this registry publishes, by definition name. */
 export function publishedSchemas(registry: Registry): Map<string, PublishedSchema> {
   const out = new Map<string, PublishedSchema>();
+  const catalog = registry.kube.catalog;
   const add = (name: string) => {
     if (out.has(name)) return;
-    const schema = builtinSchema(name);
+    const schema = builtinSchema(catalog, name);
     if (!schema) return;
     out.set(name, { name, schema });
     for (const ref of refsOf(schema)) add(ref);
   };
   for (const info of registry.all()) {
     if (info.custom) {
-      for (const s of customSchemas(info)) {
+      for (const s of customSchemas(catalog, info)) {
         out.set(s.name, s);
         for (const ref of refsOf(s.schema)) add(ref);
       }
@@ -118,7 +122,7 @@ export function publishedSchemas(registry: Registry): Map<string, PublishedSchem
     }
     for (const v of info.versions) {
       for (const kind of [info.kind, info.listKind]) {
-        const name = definitionName({ group: info.group, version: v.name, kind });
+        const name = catalog.definitionName({ group: info.group, version: v.name, kind });
         if (name) add(name);
       }
     }

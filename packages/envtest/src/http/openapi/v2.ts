@@ -6,7 +6,6 @@
  * patch metadata; it asks for protobuf (see gnostic.ts).
  */
 
-import { definitionName } from "@opgen/apimachinery/catalog";
 import type { Registry } from "../../api/registry.js";
 import { isObject, type JsonObject } from "../../api/types.js";
 import { customDefinitionName, type PublishedSchema, renderRefs } from "./definitions.js";
@@ -48,7 +47,11 @@ export function openApiV2(registry: Registry, schemas: Map<string, PublishedSche
         : `${prefix}/${info.resource}/{name}`;
       const def = info.custom
         ? customDefinitionName(info.group, v.name, info.kind)
-        : definitionName({ group: info.group, version: v.name, kind: info.kind });
+        : registry.kube.catalog.definitionName({
+            group: info.group,
+            version: v.name,
+            kind: info.kind,
+          });
       paths[path] = {
         patch: {
           consumes: [
@@ -98,7 +101,7 @@ export function openApiV2(registry: Registry, schemas: Map<string, PublishedSche
   }
   return {
     swagger: "2.0",
-    info: { title: "Kubernetes", version: "v1.32.0" },
+    info: { title: "Kubernetes", version: registry.kube.info.gitVersion },
     paths,
     definitions,
     securityDefinitions: {

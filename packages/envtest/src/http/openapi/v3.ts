@@ -7,7 +7,6 @@
  * its patches from the v2 document or its compiled-in types, as it does against a cluster.
  */
 import { createHash } from "node:crypto";
-import { definitionName } from "@opgen/apimachinery/catalog";
 import type { Registry } from "../../api/registry.js";
 import { isObject, type JsonObject } from "../../api/types.js";
 import { closure, customDefinitionName, type PublishedSchema, renderRefs } from "./definitions.js";
@@ -52,7 +51,7 @@ function rootsOf(registry: Registry, group: string, version: string): string[] {
     for (const kind of [info.kind, info.listKind]) {
       const name = info.custom
         ? customDefinitionName(group, version, kind)
-        : definitionName({ group, version, kind });
+        : registry.kube.catalog.definitionName({ group, version, kind });
       if (name) out.push(name);
     }
   }
@@ -121,7 +120,7 @@ export function openApiGroupVersion(
   }
   return {
     openapi: "3.0.0",
-    info: { title: "Kubernetes", version: "v1.32.0" },
+    info: { title: "Kubernetes", version: registry.kube.info.gitVersion },
     paths,
     components: { schemas: components },
   };

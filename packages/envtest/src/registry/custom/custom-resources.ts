@@ -48,7 +48,10 @@ function cellFor(col: PrinterColumn, obj: KubeObject): unknown {
   }
 }
 
-/** The schema's errors, then (on a valid object) the CEL rules', ratcheted on update. */
+/**
+ * The schema's errors, then (on a valid object) the CEL rules', ratcheted on update where the
+ * server's CRDValidationRatcheting gate is on (its default from 1.30).
+ */
 function validateCustomResource(
   obj: KubeObject,
   old: KubeObject | undefined,
@@ -56,12 +59,14 @@ function validateCustomResource(
   found: readonly FieldError[],
 ): FieldError[] {
   const only = scope.subresource === "status" ? "status" : undefined;
+  const ratcheted =
+    old && scope.info.kube.featureGates.enabled("CRDValidationRatcheting") ? old : undefined;
   const schemaErrs = schemaErrors(scope.version, obj, only);
-  const errs = old ? ratchet(schemaErrs, obj, old) : schemaErrs;
+  const errs = ratcheted ? ratchet(schemaErrs, obj, ratcheted) : schemaErrs;
   if (found.length > 0 || errs.length > 0) return errs;
   const cel = validateCel(obj, old, scope.version.schema, old !== undefined);
   scope.warnings.push(...cel.warnings);
-  return old ? ratchet(cel.errors, obj, old) : cel.errors;
+  return ratcheted ? ratchet(cel.errors, obj, ratcheted) : cel.errors;
 }
 
 export const customResources: ResourceStrategy = {

@@ -4,6 +4,8 @@
  * (schemas, printer columns, status and scale subresources) and selectable fields, with the
  * custom resources' strategy (custom-resources.ts).
  */
+
+import type { KubeVersion } from "@opgen/apimachinery/version";
 import { compareVersions } from "../../api/registry.js";
 import { getPath, isObject, type ResourceInfo, type ResourceVersionInfo } from "../../api/types.js";
 import type { Crd } from "../../crd/crd.js";
@@ -11,7 +13,7 @@ import { createdDescription } from "../printing.js";
 import { customResources } from "./custom-resources.js";
 
 /** The served resource of an accepted CRD (versions in preference order). */
-export function customResourceFromCrd(crd: Crd): ResourceInfo {
+export function customResourceFromCrd(crd: Crd, kube: KubeVersion): ResourceInfo {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : spec.names;
   const versions: ResourceVersionInfo[] = [...spec.versions]
@@ -37,7 +39,7 @@ export function customResourceFromCrd(crd: Crd): ResourceInfo {
       status: isObject(v.subresources?.status),
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
     }));
-  // selectableFields (GA in 1.32) become field selector labels; the storage version's set is
+  // selectableFields (GA since 1.32) become field selector labels; the storage version's set is
   // used for every version, as conversion None keeps the same fields.
   const storage = spec.versions.find((v) => v.storage) ?? spec.versions[0];
   const fieldLabels: NonNullable<ResourceInfo["fieldLabels"]> = {};
@@ -49,6 +51,7 @@ export function customResourceFromCrd(crd: Crd): ResourceInfo {
     };
   }
   return {
+    kube,
     group: spec.group,
     resource: names.plural,
     kind: names.kind,

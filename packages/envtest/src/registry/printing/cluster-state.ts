@@ -3,6 +3,7 @@
  * storage and one table) and PriorityClasses (`pkg/printers/internalversion/printers.go`).
  * kube-apiserver renders every table wide; kubectl hides priority-1 columns unless `-o wide`.
  */
+import type { FieldDoc } from "../../api/resource.js";
 import { type JsonObject, type KubeObject, objectAt } from "../../api/types.js";
 import { age, ageColumn, nameColumn, namedPrinter, type Printer } from "../printing.js";
 import { doc } from "./describe.js";
@@ -41,7 +42,7 @@ export const nodePrinter: Printer = (() => {
       return [status.join(","), nodeRoles(o)];
     },
   );
-  const wide = (name: string, description: string) => ({
+  const wide = (name: string, description: FieldDoc) => ({
     name,
     type: "string",
     description,
