@@ -7,15 +7,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
-import {
-  prepareWebhookServing,
-  readConversionPatches,
-  readWebhookManifests,
-  rewriteForLocalServing,
-  type WebhookServing,
-  type WebhookServingOptions,
-  withConversionPatch,
-} from "./admission/local-serving.js";
 import type { PodSecurityOptions } from "./admission/plugins/pod-security/admission.js";
 import type { KubeObject } from "./api/types.js";
 import { crdBucket } from "./controllers/crd-controller.js";
@@ -26,6 +17,15 @@ import { installFeatures } from "./features.js";
 import { forbidden } from "./http/filters/authorization.js";
 import { applyObjects, crdsEstablished, isEstablished } from "./install.js";
 import { kubeConfigOf, writeKubeconfig } from "./kubeconfig.js";
+import {
+  prepareWebhookServing,
+  readConversionPatches,
+  readWebhookManifests,
+  rewriteForLocalServing,
+  type WebhookServing,
+  type WebhookServingOptions,
+  withConversionPatch,
+} from "./local-serving.js";
 import { ApiServer } from "./server.js";
 import {
   bindServiceAccount,

@@ -4,6 +4,16 @@
  * @kubernetes/client-node work against it unchanged.
  */
 
+export type { PodSecurityOptions } from "./admission/plugins/pod-security/admission.js";
+export {
+  startTestEnv,
+  type TestEnv,
+  type TestEnvOptions,
+  type TestEnvWebhook,
+} from "./env.js";
+export { type EventuallyOptions, eventually } from "./eventually.js";
+export { type ExampleKind, type ExampleValues, exampleObject } from "./example.js";
+export type { FailNextOptions, Faults } from "./faults.js";
 export {
   installWebhookManifests,
   mintServingCertificate,
@@ -16,16 +26,6 @@ export {
   type WebhookServingOptions,
   waitForWebhookServer,
   withConversionPatch,
-} from "./admission/local-serving.js";
-export type { PodSecurityOptions } from "./admission/plugins/pod-security/admission.js";
-export {
-  startTestEnv,
-  type TestEnv,
-  type TestEnvOptions,
-  type TestEnvWebhook,
-} from "./env.js";
-export { type EventuallyOptions, eventually } from "./eventually.js";
-export { type ExampleKind, type ExampleValues, exampleObject } from "./example.js";
-export type { FailNextOptions, Faults } from "./faults.js";
+} from "./local-serving.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";
 export type { ServiceAccountIdentity, ServiceAccountOptions } from "./service-account.js";

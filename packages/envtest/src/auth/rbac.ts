@@ -10,9 +10,9 @@
  */
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../api/types.js";
-import type { Attributes } from "../http/handler.js";
 import type { UserInfo } from "../rest/scope.js";
 import type { Store } from "../store/store.js";
+import type { Attributes } from "./attributes.js";
 
 export interface PolicyRule {
   verbs?: string[];

@@ -13,13 +13,13 @@ import type { ApiClient, InternalClient } from "../client/api-client.js";
 import { apiserverIdentity } from "../client/identities.js";
 import { conversionWebhookOf } from "../crd/conversion.js";
 import type { Crd, CrdNames } from "../crd/crd.js";
+import { crdCleanupFinalizer } from "../registry/apiextensions/cleanup-finalizer.js";
 import { customResourceFromCrd } from "../registry/custom/index.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { Store, StoreEvent } from "../store/store.js";
 import { WorkQueue } from "./work-queue.js";
 
 export const crdBucket = bucketKey("apiextensions.k8s.io", "customresourcedefinitions");
-export const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
 const CRDS = {
   group: "apiextensions.k8s.io",
   version: "v1",

@@ -1,26 +1,14 @@
-/**
- * kube-controller-manager's disruption controller, which the eviction API reads: each
- * PodDisruptionBudget's status (expected, healthy and desired pods, disruptions allowed, the
- * DisruptionAllowed condition) follows the pods its selector matches. Expected pods are the
- * matched pods for an integer `minAvailable`, and otherwise the scale of their controllers
- * (a Deployment's replicas for its ReplicaSets' pods, a StatefulSet's, a ReplicaSet's), as
- * upstream computes them; a pod with no controller counts as one. Evicted pods stay in
- * `disruptedPods` until they are gone (or two minutes pass), so they do not count as healthy.
- * The status is written through the status subresource as `disruption-controller`.
- */
-import { labelSelectorAsSelector } from "@opgen/apimachinery/selectors";
 import { nowTime } from "../api/meta.js";
 import { bucketKey } from "../api/registry.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { ApiClient, InternalClient } from "../client/api-client.js";
 import { controllerIdentity } from "../client/identities.js";
+import { budgetSelects, PDB_RESOURCE, PDBS } from "../registry/policy/pod-disruption-budgets.js";
 import type { Store } from "../store/store.js";
 import { NamespaceQueue } from "./namespace-queue.js";
 import { failedSync } from "./work-queue.js";
 import { isPodReady } from "./workloads.js";
 
-export const PDBS = bucketKey("policy", "poddisruptionbudgets");
-export const PDB_RESOURCE = { group: "policy", version: "v1", resource: "poddisruptionbudgets" };
 const PODS = bucketKey("", "pods");
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
 
@@ -32,21 +20,6 @@ const OWNER_BUCKETS: Record<string, string> = {
 };
 
 const WATCHED = new Set([PDBS, PODS, ...Object.values(OWNER_BUCKETS)]);
-
-/**
- * Whether a budget covers a pod by its selector (policy/v1: an empty selector matches every
- * pod, a missing or invalid one none).
- */
-export function budgetSelects(pdb: KubeObject): (pod: KubeObject) => boolean {
-  try {
-    const selector = labelSelectorAsSelector(
-      ((pdb.spec as JsonObject | undefined)?.selector ?? null) as never,
-    );
-    return (pod) => selector.matches(pod.metadata?.labels ?? {});
-  } catch {
-    return () => false;
-  }
-}
 
 /** The pods a budget covers. */
 function podsOf(store: Store, pdb: KubeObject): KubeObject[] {

@@ -4,7 +4,10 @@
  */
 import { createHash } from "node:crypto";
 import type { JsonObject, KubeObject, OwnerReference } from "../api/types.js";
+import { isPodReady } from "../registry/core/pod-conditions.js";
 import type { Store } from "../store/store.js";
+
+export { isPodReady };
 
 const hashAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -44,13 +47,6 @@ export function ownedBy(o: KubeObject, owner: KubeObject): boolean {
   return (o.metadata?.ownerReferences ?? []).some(
     (r) => r.controller && r.uid === owner.metadata?.uid,
   );
-}
-
-/** A pod's Ready condition is True (what ready replicas, endpoints and budgets count). */
-export function isPodReady(pod: KubeObject): boolean {
-  const conds =
-    ((pod.status as JsonObject | undefined)?.conditions as JsonObject[] | undefined) ?? [];
-  return conds.some((c) => c.type === "Ready" && c.status === "True");
 }
 
 export function spec(o: KubeObject): JsonObject {

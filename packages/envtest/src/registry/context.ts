@@ -12,9 +12,9 @@ import type { RbacAuthorizer } from "../auth/rbac.js";
 import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
 import type { TokenAuthenticator } from "../auth/tokens.js";
 import type { ApiClient } from "../client/api-client.js";
-import type { DisruptionController } from "../controllers/disruption.js";
 import type { ObjectRest } from "../rest/objects.js";
 import type { Store } from "../store/store.js";
+import type { BudgetStatusSync } from "./policy/pod-disruption-budgets.js";
 
 export interface DefinitionContext {
   /** The server's Kubernetes version profile. */
@@ -27,7 +27,7 @@ export interface DefinitionContext {
   /** The service account token issuer (TokenRequest). */
   readonly tokens: ServiceAccountTokens;
   /** The PodDisruptionBudget controller, which an eviction asks for a budget's status. */
-  readonly disruption: DisruptionController;
+  readonly disruption: BudgetStatusSync;
   /** kube-apiserver's loopback client (an eviction writes the budget's status through it). */
   readonly loopback: ApiClient;
   /** RBAC's rules, which answer the access reviews. */

@@ -10,7 +10,7 @@
 import { NAME_OID, parseCsrPem, subjectValues } from "@opgen/apimachinery/certs";
 import { errors } from "@opgen/apimachinery/status";
 import { deepEqual, type KubeObject, objectAt } from "../../api/types.js";
-import type { Attributes } from "../../http/filters/authorization.js";
+import type { Attributes } from "../../auth/attributes.js";
 import type { RequestScope, UserInfo } from "../../rest/scope.js";
 import type { AdmissionPlugin } from "../chain.js";
 

@@ -12,32 +12,21 @@ import { errors } from "@opgen/apimachinery/status";
 import { bucketKey } from "../../api/registry.js";
 import { type JsonObject, type KubeObject, objectAt } from "../../api/types.js";
 import {
-  addQuantities,
   comparable,
   type GoQuantity,
-  goQuantity,
   MAX_MILLI,
   milliValue,
   quantityString,
   value,
 } from "../../rest/go-quantity.js";
+import { podTotals } from "../../rest/quota/pod-totals.js";
+import { type ResourceList, resourceList } from "../../rest/quota/resource-list.js";
 import type { RequestScope } from "../../rest/scope.js";
 import type { Store } from "../../store/store.js";
 import type { AdmissionPlugin } from "../chain.js";
 
 const LIMIT_RANGES = bucketKey("", "limitranges");
 const ANNOTATION = "kubernetes.io/limit-ranger";
-
-type ResourceList = Map<string, GoQuantity>;
-
-function resourceList(v: unknown): ResourceList {
-  const out: ResourceList = new Map();
-  for (const [k, q] of Object.entries(objectAt(v))) {
-    const g = goQuantity(q);
-    if (g) out.set(k, g);
-  }
-  return out;
-}
 
 function limitItems(lr: KubeObject): JsonObject[] {
   return ((objectAt(lr.spec).limits ?? []) as unknown[]).filter(
@@ -244,51 +233,4 @@ function ratioConstraint(
   if ((milli ? observed * 1000 : observed) > bound)
     return `${ratio}, but provided ratio is ${observed.toFixed(6)}`;
   return undefined;
-}
-
-/**
- * A pod's effective requests and limits (the plugin's podRequests/podLimits): the containers'
- * sum, raised to what any init container needs while it runs. Sidecars (init containers with
- * `restartPolicy: Always`) keep running, so they add to the sum and to every later init step.
- */
-export function podTotals(pod: KubeObject): [ResourceList, ResourceList] {
-  const totals = (key: "requests" | "limits"): ResourceList => {
-    const sum: ResourceList = new Map();
-    const spec = objectAt(pod.spec);
-    for (const c of ((spec.containers ?? []) as unknown[]).filter(isObj))
-      addList(sum, resourceList(objectAt(c.resources)[key]));
-    const sidecars: ResourceList = new Map();
-    const initPeak: ResourceList = new Map();
-    for (const c of ((spec.initContainers ?? []) as unknown[]).filter(isObj)) {
-      const own = resourceList(objectAt(c.resources)[key]);
-      let step: ResourceList;
-      if (c.restartPolicy === "Always") {
-        addList(sum, own);
-        addList(sidecars, own);
-        step = sidecars;
-      } else {
-        step = new Map();
-        addList(step, own);
-        addList(step, sidecars);
-      }
-      maxList(initPeak, step);
-    }
-    maxList(sum, initPeak);
-    return sum;
-  };
-  return [totals("requests"), totals("limits")];
-}
-
-function addList(list: ResourceList, add: ResourceList): void {
-  for (const [k, q] of add) {
-    const cur = list.get(k);
-    list.set(k, cur ? addQuantities(cur, q) : q);
-  }
-}
-
-function maxList(list: ResourceList, other: ResourceList): void {
-  for (const [k, q] of other) {
-    const cur = list.get(k);
-    if (!cur || q.q.cmp(cur.q) > 0) list.set(k, q);
-  }
 }

@@ -10,8 +10,8 @@
  */
 import { ApiError, errors } from "@opgen/apimachinery/status";
 import { deepEqual, type JsonObject, type KubeObject } from "../../api/types.js";
+import type { Attributes } from "../../auth/attributes.js";
 import { type PolicyRule, type RbacAuthorizer, type RoleRef, uncovered } from "../../auth/rbac.js";
-import type { Attributes } from "../../http/filters/authorization.js";
 import type { RequestScope, UserInfo } from "../../rest/scope.js";
 import type { AdmissionPlugin } from "../chain.js";
 

@@ -20,7 +20,7 @@ import {
 import { ApiError, errors, type StatusReason } from "@opgen/apimachinery/status";
 import { bucketKey, type Registry } from "../../api/registry.js";
 import type { JsonObject, KubeObject } from "../../api/types.js";
-import type { Attributes } from "../../http/filters/authorization.js";
+import type { Attributes } from "../../auth/attributes.js";
 import type { AdmissionPoint } from "../../rest/write-steps.js";
 import type { Store } from "../../store/store.js";
 import type { RequestAttributes } from "../matching.js";

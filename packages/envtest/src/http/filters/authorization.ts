@@ -5,23 +5,13 @@
  * `system:public-info-viewer` binding allows them on a cluster.
  */
 import { ApiError } from "@opgen/apimachinery/status";
+import type { Attributes } from "../../auth/attributes.js";
 import type { UserInfo } from "../../rest/scope.js";
 import { isPublicPath } from "./authentication.js";
 import type { Filter } from "./context.js";
 import { authorizationVerb } from "./request-info.js";
 
-/** What a request needs to be authorized (RBAC plugs in here). */
-export interface Attributes {
-  user: UserInfo;
-  verb: string;
-  group: string;
-  resource: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-  path: string;
-  resourceRequest: boolean;
-}
+export type { Attributes };
 
 /** The authorization attributes of the request in `ctx`. */
 export function attributesOf(

@@ -2,12 +2,10 @@
  * The admissionregistration.k8s.io group (`pkg/registry/admissionregistration`): the webhook
  * configurations and the ValidatingAdmissionPolicies with their bindings, all keeping a generation.
  */
-import {
-  validatingAdmissionPolicies,
-  validatingAdmissionPolicyBindings,
-} from "../../admission/policy/strategy.js";
+
 import type { ResourceDefinition } from "../../api/types.js";
 import type { GroupDefinitions } from "../context.js";
+import { validatingAdmissionPolicies, validatingAdmissionPolicyBindings } from "./policies.js";
 import {
   mutatingWebhookConfigurations,
   validatingWebhookConfigurations,

@@ -6,10 +6,10 @@
  */
 import type { FieldError } from "@opgen/apimachinery/status";
 import type { KubeObject } from "../../api/types.js";
-import { crdCleanupFinalizer } from "../../controllers/crd-controller.js";
 import { defaultConversion, validateConversion } from "../../crd/conversion.js";
 import { type Crd, defaultCrd, validateCrd } from "../../crd/crd.js";
 import type { ResourceStrategy } from "../strategy.js";
+import { crdCleanupFinalizer } from "./cleanup-finalizer.js";
 
 /** What an update may not change: the group, the scope, and the versions already stored. */
 function immutableErrors(crd: Crd, old: Crd): FieldError[] {

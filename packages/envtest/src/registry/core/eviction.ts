@@ -16,17 +16,17 @@ import { nowTime } from "../../api/meta.js";
 import { isObject, type JsonObject, type KubeObject } from "../../api/types.js";
 import type { ApiClient } from "../../client/api-client.js";
 import { retryOnConflict } from "../../client/retry.js";
-import {
-  budgetSelects,
-  type DisruptionController,
-  PDB_RESOURCE,
-  PDBS,
-} from "../../controllers/disruption.js";
-import { isPodReady } from "../../controllers/workloads.js";
 import { deleteOptionsFrom } from "../../rest/delete-options.js";
 import type { ObjectRest } from "../../rest/objects.js";
 import type { RequestScope } from "../../rest/scope.js";
 import type { Store } from "../../store/store.js";
+import {
+  type BudgetStatusSync,
+  budgetSelects,
+  PDB_RESOURCE,
+  PDBS,
+} from "../policy/pod-disruption-budgets.js";
+import { isPodReady } from "./pod-conditions.js";
 
 const MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 
@@ -51,7 +51,7 @@ const success = {
 export interface EvictionDeps {
   rest: ObjectRest;
   store: Store;
-  disruption: DisruptionController;
+  disruption: BudgetStatusSync;
   loopback: ApiClient;
 }
 

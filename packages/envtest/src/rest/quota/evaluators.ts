@@ -8,9 +8,9 @@
  */
 import { isQualifiedName } from "@opgen/apimachinery/names";
 import { parseQuantity } from "@opgen/apimachinery/quantity";
-import { podTotals } from "../../admission/plugins/limit-ranger.js";
 import { type KubeObject, objectAt } from "../../api/types.js";
 import type { GoQuantity } from "../go-quantity.js";
+import { podTotals } from "./pod-totals.js";
 import { add, count, type ResourceList, resourceList } from "./resource-list.js";
 
 export type Operation = "CREATE" | "UPDATE";

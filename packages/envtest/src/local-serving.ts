@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { connect } from "node:tls";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { issueCertificate, newSelfSignedCA } from "@opgen/apimachinery/certs";
-import { deepClone, isObject, type JsonObject, type KubeObject } from "../api/types.js";
-import { readManifestFiles } from "../crd/files.js";
-import { applyObjects } from "../install.js";
+import { deepClone, isObject, type JsonObject, type KubeObject } from "./api/types.js";
+import { readManifestFiles } from "./crd/files.js";
+import { applyObjects } from "./install.js";
 
 export interface WebhookServingOptions {
   /** Files or directories of Mutating/ValidatingWebhookConfigurations (e.g. config/webhook). */

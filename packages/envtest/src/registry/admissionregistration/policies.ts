@@ -1,13 +1,20 @@
 /**
  * The registry strategies of validatingadmissionpolicies and validatingadmissionpolicybindings:
- * kube's defaults and create/update validation (validation.ts), with their kubectl columns.
+ * kube's defaults and create/update validation (admission/policy/validation.ts), with their
+ * kubectl columns.
  */
+
+import {
+  defaultBinding,
+  defaultPolicy,
+  validateBinding,
+  validatePolicy,
+} from "../../admission/policy/validation.js";
 import {
   validatingAdmissionPolicyBindingPrinter,
   validatingAdmissionPolicyPrinter,
-} from "../../registry/printing/admission.js";
-import type { ResourceStrategy } from "../../registry/strategy.js";
-import { defaultBinding, defaultPolicy, validateBinding, validatePolicy } from "./validation.js";
+} from "../printing/admission.js";
+import type { ResourceStrategy } from "../strategy.js";
 
 export const validatingAdmissionPolicies: ResourceStrategy = {
   nameRule: "subdomain",
