@@ -90,12 +90,6 @@ export async function checkSamples(
       }
       return offset;
     };
-    /** A field path as kube prints it (`spec.items[0].name`), split into segments. */
-    const segmentsOf = (path: string): (string | number)[] =>
-      [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) =>
-        m[2] !== undefined ? Number(m[2]) : m[1]!,
-      );
-
     /**
      * Checks one object written at `node`; `where` names it inside a list (`items[1]`). As kubectl
      * reads a file, a document with an `items` list (`kind: List`, an `AppClusterList`) is a list
@@ -145,59 +139,11 @@ export async function checkSamples(
       }
       const schema = served.schema?.openAPIV3Schema;
       if (!schema) return;
-      for (const e of metadataProblems(obj as Record<string, unknown>, crd))
+      for (const e of metadataProblems(obj as Record<string, unknown>, crd, validation, status))
         say(e.segments, e.message);
       const result = validation.validateCustomResource(obj as Record<string, unknown>, schema);
       for (const field of result.unknownFields) say(segmentsOf(field), `unknown field "${field}"`);
       for (const e of result.errors) say(segmentsOf(e.field ?? ""), status.fieldErrorString(e));
-    };
-
-    /**
-     * ObjectMeta as the API server validates a custom resource's (NameIsDNSSubdomain names):
-     * kubectl fills a namespaced object's namespace from its context, and the server drops the
-     * namespace of a cluster-scoped one, so neither case is refused; the latter is still named,
-     * as the sample says something that does not happen.
-     */
-    const metadataProblems = (
-      obj: Record<string, unknown>,
-      crd: CrdSpec,
-    ): { segments: (string | number)[]; message: string }[] => {
-      const problems: { segments: (string | number)[]; message: string }[] = [];
-      const namespaced = crd.scope !== "Cluster";
-      const metadata = obj.metadata;
-      const meta =
-        typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
-          ? (metadata as Record<string, unknown>)
-          : {};
-      if (!namespaced && meta.namespace) {
-        problems.push({
-          segments: ["metadata", "namespace"],
-          message: `metadata.namespace: ignored: ${crd.names.kind} is cluster-scoped, and the API server drops the namespace`,
-        });
-      }
-      const checked = namespaced
-        ? { ...meta, namespace: meta.namespace || "default" }
-        : { ...meta, namespace: undefined };
-      for (const e of validation.objectMetaErrors(checked, { namespaced, nameRule: "subdomain" })) {
-        // A label or annotation error names the map; point at the offending entry.
-        const path = e.field ?? "metadata";
-        const segments: (string | number)[] = segmentsOf(path);
-        const entries = meta[path.slice("metadata.".length)];
-        if (
-          e.type === "FieldValueInvalid" &&
-          (path === "metadata.labels" || path === "metadata.annotations") &&
-          entries
-        ) {
-          const map = entries as Record<string, unknown>;
-          const key =
-            typeof e.value === "string" && e.value in map
-              ? e.value
-              : Object.keys(map).find((k) => map[k] === e.value);
-          if (key !== undefined) segments.push(key);
-        }
-        problems.push({ segments, message: status.fieldErrorString(e) });
-      }
-      return problems;
     };
 
     for (const doc of docs) {
@@ -210,4 +156,61 @@ export async function checkSamples(
     }
   }
   return out;
+}
+
+/** A field path as kube prints it (`spec.items[0].name`), split into segments. */
+function segmentsOf(path: string): (string | number)[] {
+  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) =>
+    m[2] !== undefined ? Number(m[2]) : m[1]!,
+  );
+}
+
+/**
+ * ObjectMeta as the API server validates a custom resource's (NameIsDNSSubdomain names):
+ * kubectl fills a namespaced object's namespace from its context, and the server drops the
+ * namespace of a cluster-scoped one, so neither case is refused; the latter is still named,
+ * as the sample says something that does not happen.
+ */
+function metadataProblems(
+  obj: Record<string, unknown>,
+  crd: CrdSpec,
+  validation: typeof import("@opgen/apimachinery/validation"),
+  status: typeof import("@opgen/apimachinery/status"),
+): { segments: (string | number)[]; message: string }[] {
+  const problems: { segments: (string | number)[]; message: string }[] = [];
+  const namespaced = crd.scope !== "Cluster";
+  const metadata = obj.metadata;
+  const meta =
+    typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
+      ? (metadata as Record<string, unknown>)
+      : {};
+  if (!namespaced && meta.namespace) {
+    problems.push({
+      segments: ["metadata", "namespace"],
+      message: `metadata.namespace: ignored: ${crd.names.kind} is cluster-scoped, and the API server drops the namespace`,
+    });
+  }
+  const checked = namespaced
+    ? { ...meta, namespace: meta.namespace || "default" }
+    : { ...meta, namespace: undefined };
+  for (const e of validation.objectMetaErrors(checked, { namespaced, nameRule: "subdomain" })) {
+    // A label or annotation error names the map; point at the offending entry.
+    const path = e.field ?? "metadata";
+    const segments: (string | number)[] = segmentsOf(path);
+    const entries = meta[path.slice("metadata.".length)];
+    if (
+      e.type === "FieldValueInvalid" &&
+      (path === "metadata.labels" || path === "metadata.annotations") &&
+      entries
+    ) {
+      const map = entries as Record<string, unknown>;
+      const key =
+        typeof e.value === "string" && e.value in map
+          ? e.value
+          : Object.keys(map).find((k) => map[k] === e.value);
+      if (key !== undefined) segments.push(key);
+    }
+    problems.push({ segments, message: status.fieldErrorString(e) });
+  }
+  return problems;
 }

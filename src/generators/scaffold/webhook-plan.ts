@@ -161,75 +161,8 @@ export function planCreateWebhook(
 ): WebhookPlan {
   validateFlags(options);
   const { group, version, kind, force } = options;
-  const resource = findResource(project, group, version, kind);
-  if (!resource) {
-    throw new CliError(
-      `no API found for ${group}/${version}, Kind ${kind}: run \`opgen create api --group ${group} --version ${version} --kind ${kind}\` first`,
-    );
-  }
-  const qualifiedGroup = `${group}.${resource.domain || project.domain}`;
-  const lower = lowerKind(kind);
-  const plural = resource.plural || pluralOf(kind);
-  const typesFile = `${resource.path ?? apiDir(project, group, version)}/${lower}.types.ts`;
-  if (!existsSync(join(root, typesFile))) {
-    throw new CliError(
-      `no API types for ${kind} at ${typesFile}: webhooks need the kind's types; run \`opgen create api --group ${group} --version ${version} --kind ${kind}\` with --resource=true`,
-    );
-  }
-
-  const current = readWebhooks(resource);
-  if (!force) {
-    const existing = existingWebhookTypes(current, options);
-    if (existing.length > 0) {
-      throw new CliError(
-        `${existing[0]} webhook already exists for ${group}/${version}, Kind ${kind}; pass --force to scaffold it again (its files are overwritten)`,
-      );
-    }
-  }
-  for (const s of options.spoke) {
-    const spoke = findResource(project, group, s, kind);
-    const create = `run \`opgen create api --group ${group} --version ${s} --kind ${kind} --controller=false\` first`;
-    if (!spoke) {
-      throw new CliError(
-        `invalid spoke version "${s}": ${kind} has no API in ${group}/${s}; ${create}`,
-      );
-    }
-    const spokeTypes = `${spoke.path ?? apiDir(project, group, s)}/${lower}.types.ts`;
-    if (!existsSync(join(root, spokeTypes))) {
-      throw new CliError(
-        `invalid spoke version "${s}": no API types for ${kind} at ${spokeTypes}; ${create}`,
-      );
-    }
-  }
-  const merged = mergeWebhooks(current, options);
-  if (merged.conversion && (merged.spoke ?? []).length === 0) {
-    throw new CliError(
-      `--conversion needs the versions to convert to and from the hub ${version}: add --spoke <version>[,<version>] (e.g. --spoke v2)`,
-    );
-  }
-  const taken = servedPaths(project, resource);
-  for (const [type, path] of [
-    [
-      "defaulting",
-      merged.defaulting
-        ? (merged.defaultingPath ?? defaultWebhookPath("mutate", qualifiedGroup, version, lower))
-        : undefined,
-    ],
-    [
-      "validation",
-      merged.validation
-        ? (merged.validationPath ?? defaultWebhookPath("validate", qualifiedGroup, version, lower))
-        : undefined,
-    ],
-  ] as const) {
-    const owner = path && taken.get(path);
-    if (owner) {
-      throw new CliError(
-        `the ${type} webhook path ${path} is already served for ${owner}; choose another with --${type === "defaulting" ? "defaulting" : "validation"}-path`,
-      );
-    }
-  }
-
+  const { resource, qualifiedGroup, lower, plural, typesFile, current, merged, spokes } =
+    resolveWebhookRequest(root, project, options);
   const read = (path: string): string => readScaffoldFile(root, path);
   const exists = (path: string) => existsSync(join(root, path));
   const header = exists(BOILERPLATE_FILE) ? read(BOILERPLATE_FILE) : "";
@@ -248,28 +181,7 @@ export function planCreateWebhook(
     if (next !== text) plan.update(path, next);
   };
 
-  // Conversion: the hub is the storage version, so no other version may claim it.
   const hubDir = resource.path ?? apiDir(project, group, version);
-  const spokes: { version: string; dir: string }[] = (merged.spoke ?? []).map((s) => {
-    const r = findResource(project, group, s, kind);
-    if (!r) {
-      throw new CliError(
-        `PROJECT records spoke ${s} for ${group}/${version}, Kind ${kind} but has no API ${group}/${s}; fix PROJECT or run \`opgen create api --group ${group} --version ${s} --kind ${kind} --controller=false\``,
-      );
-    }
-    return { version: s, dir: r.path ?? apiDir(project, group, s) };
-  });
-  if (merged.conversion) {
-    for (const other of project.resources) {
-      if (other.group !== group || other.kind !== kind || other.version === version) continue;
-      const otherTypes = `${other.path ?? apiDir(project, group, other.version)}/${lower}.types.ts`;
-      if (exists(otherTypes) && hasStorageVersion(read(otherTypes), kind)) {
-        throw new CliError(
-          `${otherTypes} marks ${other.version} @storageversion, but the conversion hub ${version} must be the stored version: remove that marker, or make ${other.version} the hub (--version ${other.version})`,
-        );
-      }
-    }
-  }
 
   // The webhook file and its test.
   const dir = webhookDir(project, group, version);
@@ -351,27 +263,12 @@ export function planCreateWebhook(
 
   // Conversion: hub marker, one SpokeConversion per spoke named on the command line, storage version.
   if (options.conversion) {
-    scaffold(
-      hubFile,
-      renderTemplate("webhook/hub-conversion.ts.hbs", { header, kind, lowerKind: lower, version }),
+    const conversion = { header, kind, lower, version, qualifiedGroup, typesFile, hubFile };
+    planConversion(
+      conversion,
+      spokes.filter((s) => options.spoke.includes(s.version)),
+      scaffold,
     );
-    for (const s of spokes.filter((s) => options.spoke.includes(s.version))) {
-      const spokeFile = `${s.dir}/${lower}.conversion.ts`;
-      scaffold(
-        spokeFile,
-        renderTemplate("webhook/spoke-conversion.ts.hbs", {
-          header,
-          kind,
-          lowerKind: lower,
-          version: s.version,
-          hubVersion: version,
-          qualifiedGroup,
-          hubSuffix: versionSuffix(version),
-          spokeSuffix: versionSuffix(s.version),
-          hubTypesImport: moduleFrom(spokeFile, typesFile),
-        }),
-      );
-    }
     edit(typesFile, (text) => addStorageVersion(text, typesFile, kind));
   }
 
@@ -401,6 +298,143 @@ export function planCreateWebhook(
     }),
   );
   return { plan, kept };
+}
+
+/** What `create webhook` asks for, checked before anything is planned: one line per mistake. */
+function resolveWebhookRequest(root: string, project: ProjectConfig, options: WebhookOptions) {
+  const { group, version, kind, force } = options;
+  const resource = findResource(project, group, version, kind);
+  if (!resource) {
+    throw new CliError(
+      `no API found for ${group}/${version}, Kind ${kind}: run \`opgen create api --group ${group} --version ${version} --kind ${kind}\` first`,
+    );
+  }
+  const qualifiedGroup = `${group}.${resource.domain || project.domain}`;
+  const lower = lowerKind(kind);
+  const plural = resource.plural || pluralOf(kind);
+  const typesFile = `${resource.path ?? apiDir(project, group, version)}/${lower}.types.ts`;
+  if (!existsSync(join(root, typesFile))) {
+    throw new CliError(
+      `no API types for ${kind} at ${typesFile}: webhooks need the kind's types; run \`opgen create api --group ${group} --version ${version} --kind ${kind}\` with --resource=true`,
+    );
+  }
+
+  const current = readWebhooks(resource);
+  if (!force) {
+    const existing = existingWebhookTypes(current, options);
+    if (existing.length > 0) {
+      throw new CliError(
+        `${existing[0]} webhook already exists for ${group}/${version}, Kind ${kind}; pass --force to scaffold it again (its files are overwritten)`,
+      );
+    }
+  }
+  for (const s of options.spoke) {
+    const spoke = findResource(project, group, s, kind);
+    const create = `run \`opgen create api --group ${group} --version ${s} --kind ${kind} --controller=false\` first`;
+    if (!spoke) {
+      throw new CliError(
+        `invalid spoke version "${s}": ${kind} has no API in ${group}/${s}; ${create}`,
+      );
+    }
+    const spokeTypes = `${spoke.path ?? apiDir(project, group, s)}/${lower}.types.ts`;
+    if (!existsSync(join(root, spokeTypes))) {
+      throw new CliError(
+        `invalid spoke version "${s}": no API types for ${kind} at ${spokeTypes}; ${create}`,
+      );
+    }
+  }
+  const merged = mergeWebhooks(current, options);
+  if (merged.conversion && (merged.spoke ?? []).length === 0) {
+    throw new CliError(
+      `--conversion needs the versions to convert to and from the hub ${version}: add --spoke <version>[,<version>] (e.g. --spoke v2)`,
+    );
+  }
+  const taken = servedPaths(project, resource);
+  for (const [type, path] of [
+    [
+      "defaulting",
+      merged.defaulting
+        ? (merged.defaultingPath ?? defaultWebhookPath("mutate", qualifiedGroup, version, lower))
+        : undefined,
+    ],
+    [
+      "validation",
+      merged.validation
+        ? (merged.validationPath ?? defaultWebhookPath("validate", qualifiedGroup, version, lower))
+        : undefined,
+    ],
+  ] as const) {
+    const owner = path && taken.get(path);
+    if (owner) {
+      throw new CliError(
+        `the ${type} webhook path ${path} is already served for ${owner}; choose another with --${type === "defaulting" ? "defaulting" : "validation"}-path`,
+      );
+    }
+  }
+
+  const read = (path: string): string => readScaffoldFile(root, path);
+  const exists = (path: string) => existsSync(join(root, path));
+  // Conversion: the hub is the storage version, so no other version may claim it.
+  const spokes: { version: string; dir: string }[] = (merged.spoke ?? []).map((s) => {
+    const r = findResource(project, group, s, kind);
+    if (!r) {
+      throw new CliError(
+        `PROJECT records spoke ${s} for ${group}/${version}, Kind ${kind} but has no API ${group}/${s}; fix PROJECT or run \`opgen create api --group ${group} --version ${s} --kind ${kind} --controller=false\``,
+      );
+    }
+    return { version: s, dir: r.path ?? apiDir(project, group, s) };
+  });
+  if (merged.conversion) {
+    for (const other of project.resources) {
+      if (other.group !== group || other.kind !== kind || other.version === version) continue;
+      const otherTypes = `${other.path ?? apiDir(project, group, other.version)}/${lower}.types.ts`;
+      if (exists(otherTypes) && hasStorageVersion(read(otherTypes), kind)) {
+        throw new CliError(
+          `${otherTypes} marks ${other.version} @storageversion, but the conversion hub ${version} must be the stored version: remove that marker, or make ${other.version} the hub (--version ${other.version})`,
+        );
+      }
+    }
+  }
+
+  return { resource, qualifiedGroup, lower, plural, typesFile, current, merged, spokes };
+}
+
+/** The hub's marker file and one SpokeConversion file per spoke. */
+function planConversion(
+  c: {
+    header: string;
+    kind: string;
+    lower: string;
+    version: string;
+    qualifiedGroup: string;
+    typesFile: string;
+    hubFile: string;
+  },
+  spokes: { version: string; dir: string }[],
+  scaffold: (path: string, content: string) => void,
+): void {
+  const { header, kind, lower, version, qualifiedGroup, typesFile, hubFile } = c;
+  scaffold(
+    hubFile,
+    renderTemplate("webhook/hub-conversion.ts.hbs", { header, kind, lowerKind: lower, version }),
+  );
+  for (const s of spokes) {
+    const spokeFile = `${s.dir}/${lower}.conversion.ts`;
+    scaffold(
+      spokeFile,
+      renderTemplate("webhook/spoke-conversion.ts.hbs", {
+        header,
+        kind,
+        lowerKind: lower,
+        version: s.version,
+        hubVersion: version,
+        qualifiedGroup,
+        hubSuffix: versionSuffix(version),
+        spokeSuffix: versionSuffix(s.version),
+        hubTypesImport: moduleFrom(spokeFile, typesFile),
+      }),
+    );
+  }
 }
 
 interface PlanIo {

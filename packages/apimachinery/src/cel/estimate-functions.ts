@@ -39,15 +39,36 @@ export function functionCost(
   target: Node | undefined,
   args: Node[],
 ): Range {
-  const arg0 = args[0];
   // cel-go's per-overload estimators come first (the sets extension: one comparison per pair
   // of elements, twice for equivalence), then Kubernetes' library estimator (by function
   // name), then cel-go's own.
+  return (
+    setsCost(est, name, args) ??
+    traversalCost(est, name, target) ??
+    kubeStringCost(est, n, name, target, args) ??
+    kubeNetworkQuantityCost(est, name, target, args) ??
+    celGoCost(est, n, name, target, args) ??
+    fixed(1)
+  );
+}
+
+/** The sets extension: one comparison per pair of elements (twice for equivalence). */
+function setsCost(est: FunctionCostContext, name: string, args: Node[]): Range | undefined {
+  const arg0 = args[0];
   const setsFactor = SETS.get(name);
   if (setsFactor !== undefined && arg0 && args[1]) {
     const pairs = mul(est.libSize(arg0), est.libSize(args[1]));
     return add(factor(pairs, setsFactor), fixed(1));
   }
+  return undefined;
+}
+
+/** The list and string traversals of Kubernetes' library. */
+function traversalCost(
+  est: FunctionCostContext,
+  name: string,
+  target: Node | undefined,
+): Range | undefined {
   if (target && TRAVERSALS.has(name)) {
     if (est.kind(target) === "list") {
       let el = fixed(1);
@@ -62,6 +83,18 @@ export function functionCost(
     }
     return factor(est.libSize(target), STRING_TRAVERSAL);
   }
+  return undefined;
+}
+
+/** Kubernetes' string, URL and regex library functions. */
+function kubeStringCost(
+  est: FunctionCostContext,
+  n: Node,
+  name: string,
+  target: Node | undefined,
+  args: Node[],
+): Range | undefined {
+  const arg0 = args[0];
   switch (name) {
     case "url":
       if (!target && args.length === 1 && arg0) {
@@ -126,6 +159,19 @@ export function functionCost(
         return mul(str, re);
       }
       break;
+  }
+  return undefined;
+}
+
+/** Kubernetes' IP, CIDR and quantity library functions. */
+function kubeNetworkQuantityCost(
+  est: FunctionCostContext,
+  name: string,
+  target: Node | undefined,
+  args: Node[],
+): Range | undefined {
+  const arg0 = args[0];
+  switch (name) {
     // Kubernetes' IP and CIDR library (apiserver/pkg/cel/library/cost.go): parsing is a
     // traversal of the string; containment compares 4- or 16-byte addresses (and parses a
     // string operand); accessors are nominal.
@@ -175,7 +221,18 @@ export function functionCost(
     case "isLinkLocalUnicast":
       return fixed(1);
   }
-  // cel-go's own estimates.
+  return undefined;
+}
+
+/** cel-go's own estimates. */
+function celGoCost(
+  est: FunctionCostContext,
+  n: Node,
+  name: string,
+  target: Node | undefined,
+  args: Node[],
+): Range | undefined {
+  const arg0 = args[0];
   switch (name) {
     case "matches":
       if (target && arg0) {
@@ -226,5 +283,5 @@ export function functionCost(
       }
       break;
   }
-  return fixed(1);
+  return undefined;
 }

@@ -117,150 +117,193 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, errs: FieldE
     });
   }
 
-  if (typeof v === "number") {
-    if (s.maximum !== undefined) {
-      if (s.exclusiveMaximum ? v >= s.maximum : v > s.maximum) {
-        errs.push({
-          type: "FieldValueInvalid",
-          field: path,
-          value: v,
-          detail: `${label} should be less than ${s.exclusiveMaximum ? "" : "or equal to "}${fmtNum(s.maximum)}`,
-        });
-      }
-    }
-    if (s.minimum !== undefined) {
-      if (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum) {
-        errs.push({
-          type: "FieldValueInvalid",
-          field: path,
-          value: v,
-          detail: `${label} should be greater than ${s.exclusiveMinimum ? "" : "or equal to "}${fmtNum(s.minimum)}`,
-        });
-      }
-    }
-    if (s.multipleOf !== undefined && s.multipleOf > 0) {
-      const q = v / s.multipleOf;
-      if (Math.abs(q - Math.round(q)) > 1e-9) {
-        errs.push({
-          type: "FieldValueInvalid",
-          field: path,
-          value: v,
-          detail: `${label} should be a multiple of ${fmtNum(s.multipleOf)}`,
-        });
-      }
-    }
-  }
+  if (typeof v === "number") validateNumber(v, s, path, label, errs);
+  if (typeof v === "string") validateString(v, s, path, label, errs);
+  if (Array.isArray(v)) validateArray(v, s, path, label, errs);
+  if (isObject(v)) validateObject(v, s, path, label, errs);
+  validateCombinators(v, s, path, label, errs);
+}
 
-  if (typeof v === "string") {
-    const len = [...v].length;
-    if (s.maxLength !== undefined && len > s.maxLength) {
-      errs.push({
-        type: "FieldValueTooLong",
-        field: path,
-        value: v,
-        detail: `may not be more than ${s.maxLength} bytes`,
-      });
-    }
-    if (s.minLength !== undefined && len < s.minLength) {
+/** Bounds and multipleOf. */
+function validateNumber(
+  v: number,
+  s: JSONSchemaProps,
+  path: string,
+  label: string,
+  errs: FieldError[],
+): void {
+  if (s.maximum !== undefined) {
+    if (s.exclusiveMaximum ? v >= s.maximum : v > s.maximum) {
       errs.push({
         type: "FieldValueInvalid",
         field: path,
         value: v,
-        detail: `${label} should be at least ${s.minLength} chars long`,
+        detail: `${label} should be less than ${s.exclusiveMaximum ? "" : "or equal to "}${fmtNum(s.maximum)}`,
       });
     }
-    if (s.pattern !== undefined) {
-      // Go's regexp (RE2, linear time): a pattern Go rejects never reaches here, as the CRD
-      // carrying it is refused; the generator reports it at the marker.
-      if (goRegexpError(s.pattern) === undefined && !goRegexpMatch(s.pattern, v)) {
-        errs.push({
-          type: "FieldValueInvalid",
-          field: path,
-          value: v,
-          detail: `${label} should match '${s.pattern}'`,
-        });
-      }
-    }
-    if (s.format && formats[s.format] && !formats[s.format]!(v)) {
+  }
+  if (s.minimum !== undefined) {
+    if (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum) {
       errs.push({
-        type: "FieldValueTypeInvalid",
+        type: "FieldValueInvalid",
         field: path,
         value: v,
-        detail: `${label} must be of type ${s.format}: ${JSON.stringify(v)}`,
+        detail: `${label} should be greater than ${s.exclusiveMinimum ? "" : "or equal to "}${fmtNum(s.minimum)}`,
       });
     }
   }
-
-  if (Array.isArray(v)) {
-    if (s.maxItems !== undefined && v.length > s.maxItems) {
-      errs.push({
-        type: "FieldValueTooMany",
-        field: path,
-        value: v.length,
-        detail: `must have at most ${s.maxItems} items`,
-      });
-    }
-    if (s.minItems !== undefined && v.length < s.minItems) {
+  if (s.multipleOf !== undefined && s.multipleOf > 0) {
+    const q = v / s.multipleOf;
+    if (Math.abs(q - Math.round(q)) > 1e-9) {
       errs.push({
         type: "FieldValueInvalid",
         field: path,
-        value: v.length,
-        detail: `${label} should have at least ${s.minItems} items`,
+        value: v,
+        detail: `${label} should be a multiple of ${fmtNum(s.multipleOf)}`,
       });
     }
-    if (s.uniqueItems) {
-      const dup = v.some((x, i) => v.findIndex((y) => deepEqual(x, y)) !== i);
-      if (dup) {
-        errs.push({
-          type: "FieldValueInvalid",
-          field: path,
-          value: v,
-          detail: `${label} shouldn't contain duplicates`,
-        });
-      }
-    }
-    if (s.items) {
-      v.forEach((item, i) => {
-        validateNode(item, s.items!, `${path}[${i}]`, errs);
-      });
-    }
-    validateListType(v, s, path, errs);
   }
+}
 
-  if (isObject(v)) {
-    const n = Object.keys(v).length;
-    if (s.maxProperties !== undefined && n > s.maxProperties) {
-      errs.push({
-        type: "FieldValueTooMany",
-        field: path,
-        value: n,
-        detail: `must have at most ${s.maxProperties} items`,
-      });
-    }
-    if (s.minProperties !== undefined && n < s.minProperties) {
+/** Length (in runes), pattern and format. */
+function validateString(
+  v: string,
+  s: JSONSchemaProps,
+  path: string,
+  label: string,
+  errs: FieldError[],
+): void {
+  const len = [...v].length;
+  if (s.maxLength !== undefined && len > s.maxLength) {
+    errs.push({
+      type: "FieldValueTooLong",
+      field: path,
+      value: v,
+      detail: `may not be more than ${s.maxLength} bytes`,
+    });
+  }
+  if (s.minLength !== undefined && len < s.minLength) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: path,
+      value: v,
+      detail: `${label} should be at least ${s.minLength} chars long`,
+    });
+  }
+  if (s.pattern !== undefined) {
+    // Go's regexp (RE2, linear time): a pattern Go rejects never reaches here, as the CRD
+    // carrying it is refused; the generator reports it at the marker.
+    if (goRegexpError(s.pattern) === undefined && !goRegexpMatch(s.pattern, v)) {
       errs.push({
         type: "FieldValueInvalid",
         field: path,
-        value: n,
-        detail: `${label} should have at least ${s.minProperties} properties`,
+        value: v,
+        detail: `${label} should match '${s.pattern}'`,
       });
     }
-    for (const r of s.required ?? []) {
-      if (!Object.hasOwn(v, r) || v[r] === undefined) {
-        errs.push({ type: "FieldValueRequired", field: join(path, r), value: "", detail: "" });
-      }
-    }
-    const keys = Object.keys(v).sort();
-    for (const key of keys) {
-      const child =
-        s.properties?.[key] ??
-        (isObject(s.additionalProperties) ? s.additionalProperties : undefined);
-      if (!child) continue;
-      // The root's and embedded objects' metadata are validated as ObjectMeta elsewhere.
-      validateNode(v[key], child, join(path, key), errs);
+  }
+  if (s.format && formats[s.format] && !formats[s.format]!(v)) {
+    errs.push({
+      type: "FieldValueTypeInvalid",
+      field: path,
+      value: v,
+      detail: `${label} must be of type ${s.format}: ${JSON.stringify(v)}`,
+    });
+  }
+}
+
+/** Item counts, uniqueness, each item, and the list type's keys. */
+function validateArray(
+  v: unknown[],
+  s: JSONSchemaProps,
+  path: string,
+  label: string,
+  errs: FieldError[],
+): void {
+  if (s.maxItems !== undefined && v.length > s.maxItems) {
+    errs.push({
+      type: "FieldValueTooMany",
+      field: path,
+      value: v.length,
+      detail: `must have at most ${s.maxItems} items`,
+    });
+  }
+  if (s.minItems !== undefined && v.length < s.minItems) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: path,
+      value: v.length,
+      detail: `${label} should have at least ${s.minItems} items`,
+    });
+  }
+  if (s.uniqueItems) {
+    const dup = v.some((x, i) => v.findIndex((y) => deepEqual(x, y)) !== i);
+    if (dup) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: path,
+        value: v,
+        detail: `${label} shouldn't contain duplicates`,
+      });
     }
   }
+  if (s.items) {
+    v.forEach((item, i) => {
+      validateNode(item, s.items!, `${path}[${i}]`, errs);
+    });
+  }
+  validateListType(v, s, path, errs);
+}
 
+/** Property counts, required properties, and each property by its schema. */
+function validateObject(
+  v: Record<string, unknown>,
+  s: JSONSchemaProps,
+  path: string,
+  label: string,
+  errs: FieldError[],
+): void {
+  const n = Object.keys(v).length;
+  if (s.maxProperties !== undefined && n > s.maxProperties) {
+    errs.push({
+      type: "FieldValueTooMany",
+      field: path,
+      value: n,
+      detail: `must have at most ${s.maxProperties} items`,
+    });
+  }
+  if (s.minProperties !== undefined && n < s.minProperties) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: path,
+      value: n,
+      detail: `${label} should have at least ${s.minProperties} properties`,
+    });
+  }
+  for (const r of s.required ?? []) {
+    if (!Object.hasOwn(v, r) || v[r] === undefined) {
+      errs.push({ type: "FieldValueRequired", field: join(path, r), value: "", detail: "" });
+    }
+  }
+  const keys = Object.keys(v).sort();
+  for (const key of keys) {
+    const child =
+      s.properties?.[key] ??
+      (isObject(s.additionalProperties) ? s.additionalProperties : undefined);
+    if (!child) continue;
+    // The root's and embedded objects' metadata are validated as ObjectMeta elsewhere.
+    validateNode(v[key], child, join(path, key), errs);
+  }
+}
+
+/** allOf, anyOf, oneOf and not. */
+function validateCombinators(
+  v: unknown,
+  s: JSONSchemaProps,
+  path: string,
+  label: string,
+  errs: FieldError[],
+): void {
   for (const sub of s.allOf ?? []) validateNode(v, sub, path, errs);
   if (s.anyOf && !s.anyOf.some((sub) => validateSchema(v, sub, path).length === 0)) {
     errs.push({
