@@ -150,7 +150,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     ...(options.featureGates !== undefined ? { featureGates: options.featureGates } : {}),
     auth: options.auth ?? "none",
   });
-  installFeatures(server, { gc: options.gc ?? true, simulate: options.simulate ?? false });
+  await installFeatures(server, { gc: options.gc ?? true, simulate: options.simulate ?? false });
   const faults = createFaults(server);
   const denialListeners = new Set<DenialListener>();
   const authorize = server.authorize;

@@ -3,11 +3,11 @@ import { bucketKey } from "../api/registry.js";
 import { isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import type { ApiClient, InternalClient } from "../client/api-client.js";
 import { controllerIdentity } from "../client/identities.js";
+import { isPodReady } from "../registry/core/pod-conditions.js";
 import { budgetSelects, PDB_RESOURCE, PDBS } from "../registry/policy/pod-disruption-budgets.js";
 import type { Store } from "../store/store.js";
 import { NamespaceQueue } from "./namespace-queue.js";
 import { failedSync } from "./work-queue.js";
-import { isPodReady } from "./workloads.js";
 
 const PODS = bucketKey("", "pods");
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;

@@ -14,10 +14,10 @@ import { bucketKey } from "../api/registry.js";
 import { deepEqual, isObject, type JsonObject, type KubeObject } from "../api/types.js";
 import { type ApiClient, type InternalClient, keyOf } from "../client/api-client.js";
 import { controllerIdentity } from "../client/identities.js";
+import { isPodReady } from "../registry/core/pod-conditions.js";
 import type { Store } from "../store/store.js";
 import { NamespaceQueue } from "./namespace-queue.js";
 import { failedSync } from "./work-queue.js";
-import { isPodReady } from "./workloads.js";
 
 const SERVICES = bucketKey("", "services");
 const PODS = bucketKey("", "pods");
