@@ -255,7 +255,10 @@ export function resourceNameLiterals(sources: Source[], plurals: Set<string>): s
 // ---------------------------------------------------------------------------------------------
 // Store writes
 
-/** Calls of the store's write methods (`commit`, `nextRV`) outside the layers that may write. */
+/**
+ * Calls of the store's write methods (`commit`, `nextRV`), whatever the receiver is named,
+ * outside the layers that may write.
+ */
 export function storeWrites(sources: Source[], writers: string[]): string[] {
   const out: string[] = [];
   for (const source of sources) {
@@ -266,8 +269,7 @@ export function storeWrites(sources: Source[], writers: string[]): string[] {
       if (
         ts.isCallExpression(node) &&
         ts.isPropertyAccessExpression(node.expression) &&
-        ["commit", "nextRV"].includes(node.expression.name.text) &&
-        /\bstore\b/i.test(node.expression.expression.getText(sf))
+        ["commit", "nextRV"].includes(node.expression.name.text)
       )
         out.push(`${source.path}:${lineOf(sf, node.getStart(sf))} ${node.getText(sf)}`);
       ts.forEachChild(node, visit);

@@ -206,10 +206,7 @@ describe("functions", () => {
     const planted = [
       plant("src/a.ts", ["export function planted() {", ...body(151), "}"].join("\n")),
       plant("src/b.ts", ["export function fits() {", ...body(150), "}"].join("\n")),
-      plant(
-        "src/c.ts",
-        ["class K {", "  method() {", ...body(151), "  }", "}"].join("\n").replace(/^/, ""),
-      ),
+      plant("src/c.ts", ["class K {", "  method() {", ...body(151), "  }", "}"].join("\n")),
       plant("src/d.ts", ["export const arrow = () => {", ...body(151), "};"].join("\n")),
     ];
     expect(longFunctions(planted, MAX)).toEqual([
