@@ -57,14 +57,15 @@ export interface VerbRequest {
   tableOpts: TableOptions | undefined;
 }
 
+/** Runs the verb through the REST layer and writes its answer in the negotiated format. */
 export async function serveVerb(
   deps: VerbDeps,
   ctx: RequestContext,
-  r0: VerbRequest,
+  request: VerbRequest,
 ): Promise<void> {
   const { rest } = deps;
   const { req, res, warnings } = ctx;
-  const { verb, scope, handler, output, tableOpts } = r0;
+  const { verb, scope, handler, output, tableOpts } = request;
   const { info, query, subresource: sub } = scope;
   const name = scope.name;
   switch (verb) {
