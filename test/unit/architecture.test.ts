@@ -218,10 +218,20 @@ describe("functions", () => {
 });
 
 describe("resource names", () => {
-  const catalog = JSON.parse(
-    readFileSync(join(REPO_ROOT, "packages/apimachinery/data/resources.json"), "utf8"),
-  ) as { resources: { plural: string }[] };
-  const plurals = new Set(catalog.resources.map((r) => r.plural));
+  // The plurals of every minor the catalog holds (data/<minor>/resources.json).
+  const data = join(REPO_ROOT, "packages/apimachinery/data");
+  const { minors } = JSON.parse(readFileSync(join(data, "versions.json"), "utf8")) as {
+    minors: string[];
+  };
+  const plurals = new Set(
+    minors.flatMap((minor) =>
+      (
+        JSON.parse(readFileSync(join(data, minor, "resources.json"), "utf8")) as {
+          resources: { plural: string }[];
+        }
+      ).resources.map((r) => r.plural),
+    ),
+  );
 
   /**
    * Where envtest may name a built-in resource. Everything particular to a resource is its
