@@ -1,15 +1,10 @@
 /**
- * A CRD's `spec.conversion` (`apiext: pkg/apis/apiextensions/validation/validation.go`
- * ValidateCustomResourceConversion): strategy None or Webhook; Webhook needs a clientConfig with
- * exactly one of url/service and a known ConversionReview version; None forbids both. The
- * served resource records the webhook so reads and writes in other versions go through it.
+ * A CRD's conversion webhook, which the served resource records so reads and writes in other
+ * versions go through it. `spec.conversion` is validated with the rest of the CRD
+ * (@opgen/apimachinery/apiextensions).
  */
-import { webhookClientConfigErrors } from "@opgen/apimachinery/admissionregistration";
-import { type FieldError, goStrings } from "@opgen/apimachinery/status";
 import { type ConversionWebhook, isObject, type JsonObject } from "../api/types.js";
 import type { Crd } from "./crd.js";
-
-const reviewVersions = ["v1", "v1beta1"];
 
 /** The conversion webhook of a CRD whose strategy is Webhook. */
 export function conversionWebhookOf(crd: Crd): ConversionWebhook | undefined {
@@ -21,80 +16,4 @@ export function conversionWebhookOf(crd: Crd): ConversionWebhook | undefined {
     clientConfig: w.clientConfig as ConversionWebhook["clientConfig"],
     conversionReviewVersions: (w.conversionReviewVersions ?? []) as string[],
   };
-}
-
-/** Defaults: a service reference's port 443. */
-export function defaultConversion(crd: Crd): void {
-  const c = crd.spec?.conversion;
-  const service = (c?.webhook as JsonObject | undefined)?.clientConfig as JsonObject | undefined;
-  if (isObject(service?.service) && service.service.port === undefined) service.service.port = 443;
-}
-
-export function validateConversion(crd: Crd): FieldError[] {
-  const errs: FieldError[] = [];
-  const c = crd.spec?.conversion;
-  if (!isObject(c)) return errs;
-  const strategy = c.strategy;
-  if (strategy !== "None" && strategy !== "Webhook") {
-    errs.push({
-      type: "FieldValueNotSupported",
-      field: "spec.conversion.strategy",
-      value: String(strategy ?? ""),
-      detail: 'supported values: "None", "Webhook"',
-    });
-    return errs;
-  }
-  const webhook = isObject(c.webhook) ? (c.webhook as JsonObject) : undefined;
-  if (strategy === "None") {
-    if (webhook?.clientConfig !== undefined) {
-      errs.push({
-        type: "FieldValueForbidden",
-        field: "spec.conversion.webhook.clientConfig",
-        detail: "should not be set when strategy is not set to Webhook",
-      });
-    }
-    if (webhook?.conversionReviewVersions !== undefined) {
-      errs.push({
-        type: "FieldValueForbidden",
-        field: "spec.conversion.webhook.conversionReviewVersions",
-        detail: "should not be set when strategy is not set to Webhook",
-      });
-    }
-    return errs;
-  }
-  if (!isObject(webhook?.clientConfig)) {
-    errs.push({
-      type: "FieldValueRequired",
-      field: "spec.conversion.webhook.clientConfig",
-      detail: "required when strategy is set to Webhook",
-    });
-  } else {
-    errs.push(
-      ...webhookClientConfigErrors(webhook.clientConfig, "spec.conversion.webhook.clientConfig"),
-    );
-  }
-  const versions = webhook?.conversionReviewVersions;
-  if (!Array.isArray(versions) || versions.length === 0) {
-    errs.push({
-      type: "FieldValueRequired",
-      field: "spec.conversion.webhook.conversionReviewVersions",
-      detail: "must specify one of v1, v1beta1",
-    });
-  } else if (!versions.some((v) => reviewVersions.includes(String(v)))) {
-    errs.push({
-      type: "FieldValueInvalid",
-      field: "spec.conversion.webhook.conversionReviewVersions",
-      value: goStrings(versions),
-      detail: "must include at least one of v1, v1beta1",
-    });
-  }
-  if (crd.spec?.preserveUnknownFields === true) {
-    errs.push({
-      type: "FieldValueInvalid",
-      field: "spec.conversion.strategy",
-      value: "Webhook",
-      detail: "must be None if spec.preserveUnknownFields is true",
-    });
-  }
-  return errs;
 }

@@ -1,53 +1,23 @@
 /**
  * CustomResourceDefinitions (`apiextensions-apiserver/pkg/registry/customresourcedefinition`):
- * apiextensions defaults, validation with the real messages (crd/crd.ts, crd/conversion.ts), the
- * fields an update may not change, and the cleanup finalizer every CRD carries so its instances
- * are deleted before it goes. A status write is the CRD controller's: it is not validated again.
+ * apiextensions defaults and validation, create and update, from @opgen/apimachinery/apiextensions
+ * (the one CRD validator, which `opgen manifests` runs too), and the cleanup finalizer every CRD
+ * carries so its instances are deleted before it goes. A status write is the CRD controller's:
+ * it is not validated again.
  */
-import type { FieldError } from "@opgen/apimachinery/status";
+import {
+  defaultCustomResourceDefinition,
+  validateCustomResourceDefinition,
+} from "@opgen/apimachinery/apiextensions";
 import type { KubeObject } from "../../api/types.js";
-import { defaultConversion, validateConversion } from "../../crd/conversion.js";
-import { type Crd, defaultCrd, validateCrd } from "../../crd/crd.js";
+import type { Crd } from "../../crd/crd.js";
 import type { ResourceStrategy } from "../strategy.js";
 import { crdCleanupFinalizer } from "./cleanup-finalizer.js";
-
-/** What an update may not change: the group, the scope, and the versions already stored. */
-function immutableErrors(crd: Crd, old: Crd): FieldError[] {
-  const errs: FieldError[] = [];
-  if (old.spec?.group !== crd.spec?.group) {
-    errs.push({
-      type: "FieldValueInvalid",
-      field: "spec.group",
-      value: crd.spec?.group ?? "",
-      detail: "field is immutable",
-    });
-  }
-  if (old.spec?.scope !== crd.spec?.scope) {
-    errs.push({
-      type: "FieldValueInvalid",
-      field: "spec.scope",
-      value: crd.spec?.scope ?? "",
-      detail: "field is immutable",
-    });
-  }
-  for (const sv of old.status?.storedVersions ?? []) {
-    if (!crd.spec?.versions?.some((v) => v.name === sv)) {
-      errs.push({
-        type: "FieldValueInvalid",
-        field: "status.storedVersions",
-        value: old.status?.storedVersions ?? [],
-        detail: `must have the storage version ${sv}`,
-      });
-    }
-  }
-  return errs;
-}
 
 export const customResourceDefinitions: ResourceStrategy = {
   nameRule: "subdomain",
   defaults(o: KubeObject) {
-    defaultCrd(o as Crd);
-    defaultConversion(o as Crd);
+    defaultCustomResourceDefinition(o as Crd);
   },
   prepareForCreate(o: KubeObject) {
     const crd = o as Crd;
@@ -60,11 +30,6 @@ export const customResourceDefinitions: ResourceStrategy = {
   },
   validateWrite(o, old, scope) {
     if (scope.subresource === "status") return [];
-    const crd = o as Crd;
-    return [
-      ...validateCrd(crd, old as Crd | undefined),
-      ...validateConversion(crd),
-      ...(old ? immutableErrors(crd, old as Crd) : []),
-    ];
+    return validateCustomResourceDefinition(o as Crd, old as Crd | undefined);
   },
 };

@@ -5,11 +5,10 @@
  * must compile in the Kubernetes CEL environment, so a CRD kube-apiserver refuses is refused
  * here, and no rule that cannot run is ever stored (CEL fails closed).
  */
-import { compileRule } from "@opgen/apimachinery/cel";
-import { goRegexpError } from "@opgen/apimachinery/regex";
-import type { ValidationRule } from "@opgen/apimachinery/schema";
-import { type FieldError, goValue } from "@opgen/apimachinery/status";
-import type { Schema } from "../api/types.js";
+import { compileRule } from "../cel/program.js";
+import { goRegexpError } from "../regex/index.js";
+import type { JSONSchemaProps as Schema, ValidationRule } from "../schema/types.js";
+import { type FieldError, goValue } from "../status/index.js";
 
 const REASONS = [
   "FieldValueDuplicate",
