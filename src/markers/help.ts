@@ -27,7 +27,8 @@ const TARGETS: Record<MarkerTarget, string> = {
 };
 
 function argType(a: ArgSpec): string {
-  if (a.oneOf) return a.oneOf.join("|");
+  const values = a.oneOf ?? a.suggest;
+  if (values) return values.join("|");
   switch (a.type) {
     case "list":
       return a.items === "any" ? "value;value..." : "string;string...";

@@ -45,6 +45,11 @@ export interface ArgSpec {
   readonly required?: boolean;
   /** Allowed values, checked by the parser (`scope=Namespaced|Cluster`). */
   readonly oneOf?: readonly string[];
+  /**
+   * The values help shows, left to a later check to refuse (`@printcolumn type=`: the CRD
+   * validator refuses others with kube-apiserver's own message).
+   */
+  readonly suggest?: readonly string[];
   readonly help: string;
 }
 

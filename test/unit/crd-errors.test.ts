@@ -35,6 +35,14 @@ const kind = (specMembers: string, before = "") =>
 
 const F = "src/api/v1/thing.types.ts";
 
+/** kube-apiserver's refusal of the CRD things.demo.example.com, said at a marker. */
+const KUBE = "kube-apiserver would refuse CustomResourceDefinition things.demo.example.com:";
+/** The path of spec field `name` in the CRD's first version. */
+const SPEC = (name: string) =>
+  `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[${name}]`;
+const RE2 =
+  "(kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)";
+
 describe("sources that do not parse", () => {
   it("a syntax error is one error at its position, and the kind is not generated", async () => {
     const dir = join(root, `p${n++}`);
@@ -92,12 +100,12 @@ describe("values kube-apiserver would refuse", () => {
     [
       "a lookahead, which Go's RE2 lacks",
       "  /** @validation Pattern=`^(?=a)b$` */\n  name?: string;",
-      `${F}:4:7: @validation Pattern: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\` (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+      `${F}:4:7: @validation Pattern: ${KUBE} ${SPEC("name")}.pattern: Invalid value: "^(?=a)b$": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\` ${RE2}`,
     ],
     [
       "a backreference",
       "  /** @validation Pattern=`(a)\\1` */\n  name?: string;",
-      `${F}:4:7: @validation Pattern: error parsing regexp: invalid escape sequence: \`\\1\` (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+      `${F}:4:7: @validation Pattern: ${KUBE} ${SPEC("name")}.pattern: Invalid value: "(a)\\\\1": must be a valid regular expression, but isn't: error parsing regexp: invalid escape sequence: \`\\1\` ${RE2}`,
     ],
     [
       "a negative length",
@@ -139,11 +147,13 @@ describe("values kube-apiserver would refuse", () => {
     expect(await diagnose(kind(member))).toEqual([message]);
   });
 
-  it("a CEL rule or message expression that does not compile", async () => {
+  it("a CEL rule or message expression that does not compile, typed against the schema", async () => {
+    const rule = (r: string, m = "") =>
+      `apiextensions.ValidationRule{Rule:${JSON.stringify(r)}, Message:"", MessageExpression:${JSON.stringify(m)}, Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
     expect(
       await diagnose(kind('  /** @validation XValidation rule="self <=" */\n  size?: int32;')),
     ).toEqual([
-      `${F}:4:7: @validation XValidation: rule "self <=" does not compile: Syntax error: Unexpected token: EOF (column 8)`,
+      `${F}:4:7: @validation XValidation: ${KUBE} ${SPEC("size")}.x-kubernetes-validations[0].rule: Invalid value: ${rule("self <=")}: compilation failed: ERROR: <input>:1:8: Syntax error: Unexpected token: EOF`,
     ]);
     expect(
       await diagnose(
@@ -152,15 +162,27 @@ describe("values kube-apiserver would refuse", () => {
         ),
       ),
     ).toEqual([
-      `${F}:4:7: @validation XValidation: messageExpression "'got ' + string(self" does not compile: Syntax error: Expected RPAREN, got EOF (column 21)`,
+      `${F}:4:7: @validation XValidation: ${KUBE} ${SPEC("size")}.x-kubernetes-validations[0].messageExpression: Invalid value: ${rule("self > 0", "'got ' + string(self")}: messageExpression compilation failed: ERROR: <input>:1:21: Syntax error: Expected RPAREN, got EOF`,
+    ]);
+    // Compiled with self typed by the schema: an int compared with a string, as kube refuses it.
+    expect(
+      await diagnose(
+        kind("  /** @validation XValidation rule=\"self == 'x'\" */\n  size?: int32;"),
+      ),
+    ).toEqual([
+      `${F}:4:7: @validation XValidation: ${KUBE} ${SPEC("size")}.x-kubernetes-validations[0].rule: Invalid value: ${rule("self == 'x'")}: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, string)'`,
     ]);
   });
 
   it("a CEL rule kube-apiserver refuses for its estimated cost, until its data is bounded", async () => {
     const rule = "self.all(x, x.matches('^[a-z]+$'))";
     const unbounded = kind(`  /** @validation XValidation rule="${rule}" */\n  tags?: string[];`);
+    const advice =
+      "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+    // The rule once at its marker (not again as part of the total), the total at the kind.
     const refused = [
-      `${F}:4:7: @validation XValidation: rule "${rule}" is refused by kube-apiserver for its cost at Thing v1 spec.tags: estimated rule cost exceeds budget by factor of more than 100x (bound the lists, maps and strings it reads with @validation MaxItems, MaxProperties and MaxLength, or simplify the rule)`,
+      `${F}:4:7: @validation XValidation: ${KUBE} ${SPEC("tags")}.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${advice}`,
+      `${F}:9:18: kind Thing: ${KUBE} spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${advice}`,
     ];
     // Refused on every run: a failing schema is never remembered.
     for (let run = 0; run < 2; run++) expect(await diagnose(unbounded)).toEqual(refused);
@@ -179,23 +201,25 @@ describe("values kube-apiserver would refuse", () => {
       .map((k) => `   * @validation XValidation rule="self.matches('${re(k)}')"`)
       .join("\n");
     const member = `  /**\n${rules}\n   * @validation MaxLength=2000000\n   */\n  name?: string;`;
-    // The four biggest contributors are named, each at its marker (lines 5 to 8).
-    expect(await diagnose(kind(member))).toEqual(
-      [12, 11, 10, 9].map(
-        (k, i) =>
-          `${F}:${5 + i}:6: @validation XValidation: rule "self.matches('${re(k)}')" is part of an estimated cost total kube-apiserver refuses for Thing v1: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1.040001x (bound the lists, maps and strings it reads with @validation MaxItems, MaxProperties and MaxLength, or simplify the rule)`,
+    // The four biggest contributors are named, each at its marker (lines 5 to 8), and the total
+    // at the kind.
+    expect(await diagnose(kind(member))).toEqual([
+      ...[0, 1, 2, 3].map(
+        (i) =>
+          `${F}:${5 + i}:6: @validation XValidation: ${KUBE} ${SPEC("name")}.x-kubernetes-validations[${i}].rule: Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema`,
       ),
-    );
+      `${F}:26:18: kind Thing: ${KUBE} spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1.040001x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    ]);
   });
 
-  it("remembers only expressions that compiled: a failing one is reported on every run", async () => {
+  it("remembers only CRDs that passed: a failing one is reported on every run", async () => {
     const ok = kind("  /** @validation Pattern=`^[a-z]{2,3}$` */\n  code?: string;");
     expect(await diagnose(ok)).toEqual([]);
     expect(await diagnose(ok)).toEqual([]);
     const bad = kind("  /** @validation Pattern=`^[a-z]{2,3}(?=x)$` */\n  code?: string;");
     for (let run = 0; run < 2; run++) {
       expect(await diagnose(bad)).toEqual([
-        `${F}:4:7: @validation Pattern: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\` (kube-apiserver compiles patterns with Go's RE2 syntax: no lookarounds or backreferences)`,
+        `${F}:4:7: @validation Pattern: ${KUBE} ${SPEC("code")}.pattern: Invalid value: "^[a-z]{2,3}(?=x)$": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\` ${RE2}`,
       ]);
     }
   });
@@ -360,13 +384,13 @@ describe("names kube-apiserver would refuse, and collisions", () => {
   });
 });
 
-describe("printer columns kube-apiserver would refuse", () => {
+describe("printer columns kube-apiserver would refuse, or could not print", () => {
   const withColumn = (column: string) =>
     kind("  size?: int32;").replace("/** @resource */", `/**\n * @resource\n * ${column}\n */`);
   it.each([
     [
       'name=Size type=integer jsonPath="spec.size"',
-      '@printcolumn "Size": jsonPath "spec.size" must be a simple JSON path starting with . (e.g. .status.phase)',
+      `@printcolumn: ${KUBE} spec.versions[0].additionalPrinterColumns[0].JSONPath: Invalid value: "spec.size": must be a simple json path starting with .`,
     ],
     [
       'name=Size type=integer jsonPath=".spec.items[0"',
@@ -374,7 +398,7 @@ describe("printer columns kube-apiserver would refuse", () => {
     ],
     [
       "name=Size type=integer jsonPath=.spec.size format=integer",
-      '@printcolumn "Size": format "integer" must be one of int32, int64, float, double, byte, date, date-time, password',
+      `@printcolumn: ${KUBE} spec.versions[0].additionalPrinterColumns[0].format: Invalid value: "integer": must be one of byte,date,date-time,double,float,int32,int64,password`,
     ],
     [
       "name=Size type=integer jsonPath=.spec.size priority=-1",
@@ -384,13 +408,32 @@ describe("printer columns kube-apiserver would refuse", () => {
     expect(await diagnose(withColumn(`@printcolumn ${column}`))).toEqual([`${F}:9:4: ${message}`]);
   });
 
-  it("an unknown column type is refused by the marker's own grammar", async () => {
-    const [message] = await diagnose(
-      withColumn("@printcolumn name=Size type=int jsonPath=.spec.size"),
+  it("a scale path outside .spec, in kube-apiserver's words", async () => {
+    const scaled = kind("  size?: int32;").replace(
+      "/** @resource */",
+      "/**\n * @resource\n * @subresource scale specpath=.status.size statuspath=.status.size\n */",
     );
-    expect(message).toMatch(
-      /@printcolumn: argument "type": expected one of integer, number, string, boolean, date, got "int"/,
+    expect(await diagnose(scaled)).toEqual([
+      `${F}:9:4: @subresource scale: ${KUBE} spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.size": should be a json path under .spec`,
+    ]);
+  });
+
+  it("the only version unserved: the versions are not printed whole", async () => {
+    const unserved = kind("  size?: int32;").replace(
+      "/** @resource */",
+      "/**\n * @resource\n * @unservedversion\n */",
     );
+    expect(await diagnose(unserved)).toEqual([
+      `${F}:8:4: @resource: ${KUBE} spec.versions: Invalid value: {…}: must have at least one version marked as served`,
+    ]);
+  });
+
+  it("an unknown column type, in kube-apiserver's words", async () => {
+    expect(
+      await diagnose(withColumn("@printcolumn name=Size type=int jsonPath=.spec.size")),
+    ).toEqual([
+      `${F}:9:4: @printcolumn: ${KUBE} spec.versions[0].additionalPrinterColumns[0].type: Invalid value: "int": must be one of boolean,date,integer,number,string`,
+    ]);
   });
 });
 

@@ -74,11 +74,16 @@ const fieldCases: [string, string, Record<string, unknown>][] = [
     "object",
     { "x-kubernetes-embedded-resource": true, type: "object" },
   ],
-  // No schema from the type; the description and other markers still apply.
-  ["@validation Schemaless", "string", { description: "A field.", type: undefined }],
+  // No schema from the type; the description and other markers still apply (kube-apiserver
+  // wants a type, or unknown fields preserved, on every property).
   [
-    '@validation XValidation rule="self > 0" message="must be positive" reason=FieldValueInvalid fieldPath=".x" optionalOldSelf=true messageExpression="\'bad\'"',
-    "int32",
+    "@validation Schemaless\n   * @validation XPreserveUnknownFields",
+    "string",
+    { description: "A field.", type: undefined, "x-kubernetes-preserve-unknown-fields": true },
+  ],
+  [
+    '@validation XValidation rule="self.x > 0" message="must be positive" reason=FieldValueInvalid fieldPath=".x" optionalOldSelf=true messageExpression="\'bad\'"',
+    "{ x?: int32 }",
     {
       "x-kubernetes-validations": [
         {
@@ -87,7 +92,7 @@ const fieldCases: [string, string, Record<string, unknown>][] = [
           messageExpression: "'bad'",
           optionalOldSelf: true,
           reason: "FieldValueInvalid",
-          rule: "self > 0",
+          rule: "self.x > 0",
         },
       ],
     },
@@ -207,7 +212,7 @@ describe("root markers", () => {
         "\n",
       )}\n */\nexport interface K {\n  apiVersion?: string;\n  kind?: string;\n  metadata?: ObjectMeta;\n  spec?: S;\n}\n`;
 
-  it("@resource, @subresource, @printcolumn, @selectablefield, @metadata, @deprecatedversion, @unservedversion", async () => {
+  it("@resource, @subresource, @printcolumn, @selectablefield, @metadata, @deprecatedversion", async () => {
     const { crd } = await generate(
       kindWith(
         [
@@ -218,7 +223,6 @@ describe("root markers", () => {
           "@selectablefield jsonPath=.spec.replicas",
           '@metadata annotations="a.example.com/x=1";"b.example.com/y=2" labels="team=x"',
           '@deprecatedversion warning="use v2"',
-          "@unservedversion",
           '@validation XValidation rule="has(self.spec)" message="spec is required"',
         ].join("\n"),
       ),
@@ -242,7 +246,6 @@ describe("root markers", () => {
       singular: "kay",
     });
     const v = crd.spec.versions[0];
-    expect(v.served).toBe(false);
     expect([v.deprecated, v.deprecationWarning]).toEqual([true, "use v2"]);
     expect(v.subresources).toEqual({
       scale: {
@@ -268,11 +271,11 @@ describe("root markers", () => {
     ]);
   });
 
-  it("@storageversion and @skipversion across versions; @groupName and @versionName", async () => {
+  it("@storageversion, @unservedversion and @skipversion across versions; @groupName and @versionName", async () => {
     const dir = join(root, `p${n++}`);
     const versions: [string, string, string][] = [
       ["a", "v1", "@resource\n@storageversion"],
-      ["b", "v2beta1", "@resource"],
+      ["b", "v2beta1", "@resource\n@unservedversion"],
       ["c", "v3alpha1", "@resource\n@skipversion"],
     ];
     for (const [folder, version, markers] of versions) {
@@ -295,7 +298,7 @@ describe("root markers", () => {
     ]);
     expect(versionsOut).toEqual([
       ["v1", true, true],
-      ["v2beta1", true, false],
+      ["v2beta1", false, false],
     ]);
   });
 });

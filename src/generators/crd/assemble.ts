@@ -33,6 +33,8 @@ export interface AssembledCrd {
   plural: string;
   /** The CustomResourceDefinition object, ready for the YAML writer. */
   object: Record<string, unknown>;
+  /** The kind versions behind `spec.versions`, in its order: where its errors are said. */
+  versions: readonly KindVersion[];
 }
 
 export interface AssembleOptions {
@@ -159,6 +161,7 @@ function assembleOne(
     group,
     kind,
     plural,
+    versions: kept,
     object: {
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "CustomResourceDefinition",

@@ -5,6 +5,7 @@
  * and the TypeMeta descriptions of `apiVersion` and `kind`.
  */
 import type { JSONSchemaProps } from "@opgen/apimachinery/schema";
+import { copyOrigins } from "./provenance.js";
 
 export const API_VERSION_DESCRIPTION = [
   "APIVersion defines the versioned schema of this representation of an object.",
@@ -102,5 +103,7 @@ export function cloneSchema<T>(schema: T): T {
   if (schema === null || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};
   for (const key in schema) out[key] = cloneSchema((schema as Record<string, unknown>)[key]);
+  // The copy comes from the same markers (an error in it is said at them).
+  copyOrigins(schema, out);
   return out as T;
 }

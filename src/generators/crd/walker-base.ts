@@ -12,8 +12,8 @@ import type { MarkerTarget, ParsedMarker } from "../../markers/types.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import type { ProjectSources, SourceFileInfo } from "../../source/project-sources.js";
 import { markerRegistry } from "../markers.js";
-import { hasExpressions } from "./expression-checks.js";
 import { RUNTIME_TYPES } from "./known-types.js";
+import { recordChanges, snapshot } from "./provenance.js";
 import { valueProblems } from "./value-checks.js";
 import { isExported } from "./walker-util.js";
 
@@ -55,8 +55,6 @@ export interface WalkerOptions {
 
 export class WalkerBase {
   readonly diagnostics: Diagnostic[] = [];
-  /** Pattern and XValidation markers applied, compiled after the walk (expression-checks.ts). */
-  readonly expressionMarkers = new Set<ParsedMarker>();
   private readonly markerCache = new Map<ts.Node, ParsedMarker[]>();
   private readonly indexes = new Map<SourceFileInfo, FileIndex>();
   protected readonly ts: typeof ts;
@@ -121,9 +119,9 @@ export class WalkerBase {
           (a.m.def.priority ?? 10) - (b.m.def.priority ?? 10) ||
           a.i - b.i,
       );
-    const before = this.diagnostics.length;
+    const reported = this.diagnostics.length;
     for (const { m } of ordered) {
-      if (hasExpressions(m)) this.expressionMarkers.add(m);
+      const before = snapshot(schema as Record<string, unknown>);
       m.def.applyToSchema!(schema, m.args, {
         subject,
         error: (message) =>
@@ -135,8 +133,9 @@ export class WalkerBase {
             message,
           }),
       });
+      recordChanges(schema as Record<string, unknown>, before, m);
     }
-    if (this.diagnostics.length > before) return;
+    if (this.diagnostics.length > reported) return;
     for (const p of valueProblems(schema, markers, subject)) {
       this.diagnostics.push({ severity: "error", ...p.marker.pos, message: p.message });
     }

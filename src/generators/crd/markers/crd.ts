@@ -80,7 +80,7 @@ export const crdMarkers: MarkerDefinition[] = [
         name: "type",
         type: "string",
         required: true,
-        oneOf: ["integer", "number", "string", "boolean", "date"],
+        suggest: ["integer", "number", "string", "boolean", "date"],
         help: "integer, number, string, boolean or date",
       },
       {
