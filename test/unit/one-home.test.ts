@@ -20,6 +20,26 @@ function sources(dir: string): string[] {
   return out;
 }
 
+/**
+ * What validating a CRD takes, so a second validator shows: the CRD rule compiler and its cost
+ * estimate called outside @opgen/apimachinery, or kube's CRD-only messages written outside its
+ * apiextensions module (the one CRD validator, which `opgen manifests` and envtest both call).
+ */
+const CRD_ENGINE = /\b(compileRule|compileCel|crdRuleCostErrors|schemaExpressionErrors)\(/;
+const CRD_MESSAGES =
+  /must be spec\.names\.plural|must have exactly one version marked as storage version|must be a simple json path starting with|properties are mutual exclusive|must not be empty for specified object fields|must be one of boolean,date,integer,number,string/;
+
+function secondCrdValidators(list: readonly { path: string; text: string }[]): string[] {
+  return list
+    .filter(
+      (f) =>
+        (!f.path.startsWith("packages/apimachinery/src/") && CRD_ENGINE.test(f.text)) ||
+        (!f.path.startsWith("packages/apimachinery/src/apiextensions/") &&
+          CRD_MESSAGES.test(f.text)),
+    )
+    .map((f) => f.path);
+}
+
 const files = ROOTS.flatMap((r) => sources(join(REPO_ROOT, r))).map((p) => ({
   path: relative(REPO_ROOT, p),
   text: readFileSync(p, "utf8"),
@@ -52,6 +72,46 @@ describe("one home per concept", () => {
         /from "(node-forge|asn1js|@peculiar\/[\w-]+)"/.test(f.text),
     );
     expect(outside.map((f) => f.path)).toEqual([]);
+  });
+
+  it("validates CRDs in one place, @opgen/apimachinery/apiextensions, for the CLI and envtest", () => {
+    expect(secondCrdValidators(files)).toEqual([]);
+    const text = (path: string) => files.find((f) => f.path === path)?.text ?? "";
+    for (const user of [
+      "src/generators/crd/kube-checks.ts",
+      "packages/envtest/src/registry/apiextensions/custom-resource-definitions.ts",
+    ]) {
+      expect(text(user), user).toMatch(/@opgen\/apimachinery\/apiextensions/);
+      expect(text(user), user).toMatch(/validateCustomResourceDefinition\(/);
+    }
+  });
+
+  it("notices a second CRD validation path (a planted one)", () => {
+    const planted = [
+      // envtest compiling rules against the schema itself again ...
+      {
+        path: "packages/envtest/src/crd/expressions.ts",
+        text: 'import { compileRule } from "@opgen/apimachinery/cel";\nconst p = compileRule(r.rule, { schema: s, root });',
+      },
+      // ... the CLI compiling them untyped, or checking printer columns in its own words ...
+      { path: "src/generators/crd/expression-checks.ts", text: "const c = compileCel(expr);" },
+      {
+        path: "src/generators/crd/printcolumn-check.ts",
+        text: 'detail: "must be a simple json path starting with ."',
+      },
+      // ... or another apimachinery module repeating the structural checks.
+      {
+        path: "packages/apimachinery/src/validation/crd.ts",
+        text: 'detail: "must have exactly one version marked as storage version"',
+      },
+    ];
+    expect(secondCrdValidators(planted)).toEqual(planted.map((f) => f.path));
+    expect(
+      secondCrdValidators([
+        { path: "packages/apimachinery/src/apiextensions/columns.ts", text: planted[2]!.text },
+        { path: "packages/apimachinery/src/validation/cel.ts", text: planted[0]!.text },
+      ]),
+    ).toEqual([]);
   });
 
   it("has no hand-written source file over 600 lines", () => {
