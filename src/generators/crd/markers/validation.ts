@@ -151,8 +151,7 @@ const specs: Spec[] = [
     },
     help: "regular expression a string must match",
     example: "@validation Pattern=`^[a-z0-9-]+$`",
-    // Whether Go's RE2 compiles it is checked after the walk (expression-checks.ts), so the
-    // regex engine loads only for projects that have patterns.
+    // Whether Go's RE2 compiles it is kube's CRD validation's, after assembly (kube-checks.ts).
     apply: stringish(V("Pattern"), (s, v) => {
       s.pattern = v as string;
     }),
@@ -334,7 +333,8 @@ const specs: Spec[] = [
     help: "a CEL validation rule (x-kubernetes-validations); repeatable, source order kept",
     example:
       '@validation XValidation rule="self.minReplicas <= self.maxReplicas" message="min must not exceed max"',
-    // Whether the rule compiles is checked after the walk (expression-checks.ts).
+    // Whether the rule compiles, typed against the schema, is kube's CRD validation's, after
+    // assembly (kube-checks.ts).
     apply: (s, v) => {
       const rule: Record<string, MarkerValue> = {};
       for (const key of [
