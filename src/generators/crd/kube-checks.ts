@@ -3,15 +3,14 @@
  * @opgen/apimachinery/apiextensions, the one envtest runs on every CRD write, on a defaulted copy
  * (the server defaults before it validates). Each error is kube's own line, said at the marker
  * it comes from (a printer column's, a rule's, a pattern's: provenance.ts), else at the kind. A
- * CRD that passed before is not validated again (validation-cache.ts), so the validator and its
- * CEL and RE2 engines load only when a CRD changed.
+ * CRD that passed before is not validated again (validation-cache.ts), so the validator loads
+ * only when a CRD changed, and its CEL engine only when a changed CRD has rules.
  */
 import type { CustomResourceDefinition } from "@opgen/apimachinery/apiextensions";
 import type { FieldError } from "@opgen/apimachinery/status";
 import type { ParsedMarker, SourcePos } from "../../markers/types.js";
 import type { Diagnostic } from "../../source/diagnostics.js";
 import type { AssembledCrd } from "./assemble.js";
-import { cloneSchema } from "./known-types.js";
 import { originOf } from "./provenance.js";
 import { cacheFile, keyOf, readCache, writeCache } from "./validation-cache.js";
 
@@ -26,20 +25,30 @@ export async function kubeProblems(crds: readonly AssembledCrd[]): Promise<Diagn
   // API server creates such a CRD, and opgen's own checks leave it be.
   const unknown = crds
     .filter((crd) => crd.group !== "")
-    .map((crd) => ({ crd, key: keyOf(JSON.stringify(crd.object)) }))
+    .map((crd) => ({ crd, json: JSON.stringify(crd.object) }))
+    .map(({ crd, json }) => ({ crd, json, key: keyOf(json) }))
     .filter(({ key }) => !known.has(key));
   if (unknown.length === 0) return [];
+  // The CEL engine loads only for CRDs with rules; the rest is the same validator without it.
+  const rules = unknown.some(({ json }) => json.includes('"x-kubernetes-validations"'));
   const [
     { defaultCustomResourceDefinition, validateCustomResourceDefinition },
     { fieldErrorString, goValue },
   ] = await Promise.all([
-    import("@opgen/apimachinery/apiextensions"),
+    rules
+      ? import("@opgen/apimachinery/apiextensions")
+      : import("@opgen/apimachinery/apiextensions/core"),
     import("@opgen/apimachinery/status"),
   ]);
   const out: Diagnostic[] = [];
   for (const { crd, key } of unknown) {
-    // cloneSchema keeps the origins, so an error in the copy finds its marker.
-    const copy = cloneSchema(crd.object) as unknown as CustomResourceDefinition;
+    // Defaulting writes only the names and the conversion: those are copied, the schemas are
+    // the assembled ones (the validator reads them), so an error in them finds its marker.
+    const spec = crd.object.spec as Node;
+    const copy = {
+      ...crd.object,
+      spec: { ...spec, names: { ...(spec.names as Node) } },
+    } as unknown as CustomResourceDefinition;
     defaultCustomResourceDefinition(copy);
     const errors = validateCustomResourceDefinition(copy);
     if (errors.length === 0) known.add(key);

@@ -5,10 +5,10 @@
  * must compile in the Kubernetes CEL environment, so a CRD kube-apiserver refuses is refused
  * here, and no rule that cannot run is ever stored (CEL fails closed).
  */
-import { compileRule } from "../cel/program.js";
 import { goRegexpError } from "../regex/index.js";
 import type { JSONSchemaProps as Schema, ValidationRule } from "../schema/types.js";
 import { type FieldError, goValue } from "../status/index.js";
+import type { RuleChecks } from "./types.js";
 
 const REASONS = [
   "FieldValueDuplicate",
@@ -44,9 +44,21 @@ function validFieldPath(schema: Schema, path: string): boolean {
   return node !== undefined;
 }
 
-/** Errors for the expressions on one schema node at `path`. */
-export function schemaExpressionErrors(s: Schema, path: string, root: boolean): FieldError[] {
+/**
+ * Errors for the expressions on one schema node at `path`. Rules are compiled with `rules`, the
+ * CEL half of the validator (rules.ts), which a caller without it must not need.
+ */
+export function schemaExpressionErrors(
+  s: Schema,
+  path: string,
+  root: boolean,
+  rules: RuleChecks | undefined,
+): FieldError[] {
   const errs: FieldError[] = [];
+  const compileRule: RuleChecks["compile"] = (expr, scope, optionalOldSelf) => {
+    if (!rules) throw new Error("x-kubernetes-validations need @opgen/apimachinery/apiextensions");
+    return rules.compile(expr, scope, optionalOldSelf);
+  };
   if (typeof s.pattern === "string" && s.pattern.length > 0) {
     const err = goRegexpError(s.pattern);
     if (err) {

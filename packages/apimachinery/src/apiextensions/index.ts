@@ -3,8 +3,14 @@
  * a CustomResourceDefinition is created or updated (names, versions, structural schemas and their
  * defaults, typed CEL compilation of x-kubernetes-validations with the cost estimate, printer
  * columns, scale paths, conversion), and the defaults it applies first. `opgen manifests` and
- * envtest both call it. Needs the optional CEL peer dependencies (@marcbachmann/cel-js, re2js).
+ * envtest both call it. Needs the optional CEL peer dependencies (@marcbachmann/cel-js, re2js);
+ * `./core` is the same validator for CRDs without rules, without the CEL engine.
  */
+import type { FieldError } from "../status/index.js";
+import { celRuleChecks } from "./rules.js";
+import type { CustomResourceDefinition } from "./types.js";
+import { crdValidationErrors } from "./validation.js";
+
 export { defaultCustomResourceDefinition } from "./defaults.js";
 export type {
   CustomResourceColumnDefinition,
@@ -12,4 +18,15 @@ export type {
   CustomResourceDefinitionNames,
   CustomResourceDefinitionVersion,
 } from "./types.js";
-export { validateCustomResourceDefinition } from "./validation.js";
+
+/**
+ * The errors kube-apiserver answers a CRD create (no `old`) or update with (`old` the stored
+ * CRD), as a 422's causes. Default the CRD first (defaultCustomResourceDefinition), as the
+ * server does.
+ */
+export function validateCustomResourceDefinition(
+  crd: CustomResourceDefinition,
+  old?: CustomResourceDefinition,
+): FieldError[] {
+  return crdValidationErrors(crd, old, celRuleChecks);
+}

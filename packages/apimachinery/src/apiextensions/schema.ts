@@ -12,6 +12,7 @@ import type { JSONSchemaProps as Schema } from "../schema/types.js";
 import { validateSchema } from "../schema/validate.js";
 import type { FieldError } from "../status/index.js";
 import { schemaExpressionErrors } from "./expressions.js";
+import type { RuleChecks } from "./types.js";
 
 // The JSON schema types a CRD may declare (apiextensions validation's openapiTypes).
 const OPENAPI_TYPES = ["array", "boolean", "integer", "number", "object", "string"];
@@ -27,6 +28,7 @@ export function schemaStructuralErrors(
   path: string,
   errs: FieldError[],
   root: boolean,
+  rules: RuleChecks | undefined,
   dataPath = "",
 ): void {
   const intOrString = s["x-kubernetes-int-or-string"] === true;
@@ -54,7 +56,7 @@ export function schemaStructuralErrors(
       detail: `supported values: ${OPENAPI_TYPES.map((t) => JSON.stringify(t)).join(", ")}`,
     });
   }
-  errs.push(...schemaExpressionErrors(s, path, root));
+  errs.push(...schemaExpressionErrors(s, path, root, rules));
   if (s.type === "array" && !s.items) {
     errs.push({ type: "FieldValueRequired", field: `${path}.items`, detail: "must be specified" });
   }
@@ -116,6 +118,7 @@ export function schemaStructuralErrors(
         `${path}.properties[${k}]`,
         errs,
         false,
+        rules,
         dataPath ? `${dataPath}.${k}` : k,
       );
     }
@@ -126,9 +129,17 @@ export function schemaStructuralErrors(
       `${path}.additionalProperties`,
       errs,
       false,
+      rules,
       `${dataPath}[*]`,
     );
   }
   if (isObject(s.items))
-    schemaStructuralErrors(s.items as Schema, `${path}.items`, errs, false, `${dataPath}[*]`);
+    schemaStructuralErrors(
+      s.items as Schema,
+      `${path}.items`,
+      errs,
+      false,
+      rules,
+      `${dataPath}[*]`,
+    );
 }

@@ -3,6 +3,8 @@
  * assembles and what envtest stores. Fields are optional where a client may leave them out, so a
  * malformed body is reported field by field rather than refused by its type.
  */
+import type { crdRuleCostErrors } from "../cel/crd-cost.js";
+import type { compileRule } from "../cel/program.js";
 import type { JsonObject } from "../schema/json.js";
 import type { JSONSchemaProps } from "../schema/types.js";
 
@@ -57,4 +59,14 @@ export interface CustomResourceDefinition {
     acceptedNames?: CustomResourceDefinitionNames;
     storedVersions?: string[];
   };
+}
+
+/**
+ * The CEL half of CRD validation (rules.ts): compiling x-kubernetes-validations typed against
+ * their node, and their estimated cost. Passed in, so a validator for CRDs without rules
+ * (core.ts) does not load the CEL engine.
+ */
+export interface RuleChecks {
+  compile: typeof compileRule;
+  costErrors: typeof crdRuleCostErrors;
 }

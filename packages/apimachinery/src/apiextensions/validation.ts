@@ -5,33 +5,42 @@
  * The one CRD validator: `opgen manifests` runs it on every CRD it assembles (reporting each
  * error at the marker it comes from) and envtest on every CRD write (a 422 as kube answers).
  */
-import { crdRuleCostErrors } from "../cel/crd-cost.js";
 import { isDNS1123Label, isDNS1123Subdomain } from "../names/validation.js";
 import { deepEqual, isObject } from "../schema/json.js";
 import type { FieldError } from "../status/index.js";
 import { printerColumnErrors, subresourceErrors } from "./columns.js";
 import { conversionErrors } from "./conversion.js";
 import { schemaStructuralErrors } from "./schema.js";
-import type { CustomResourceDefinition, CustomResourceDefinitionNames } from "./types.js";
+import type {
+  CustomResourceDefinition,
+  CustomResourceDefinitionNames,
+  RuleChecks,
+} from "./types.js";
 
 /**
  * The errors kube-apiserver answers a CRD create (no `old`) or update with (`old` the stored
- * CRD), as a 422's causes. The CRD is validated as given: default it first
+ * CRD), as a 422's causes, rules checked with `rules` (index.ts passes the CEL checks; core.ts
+ * none, for CRDs without rules). The CRD is validated as given: default it first
  * (defaultCustomResourceDefinition), as the server does.
  */
-export function validateCustomResourceDefinition(
+export function crdValidationErrors(
   crd: CustomResourceDefinition,
-  old?: CustomResourceDefinition,
+  old: CustomResourceDefinition | undefined,
+  rules: RuleChecks | undefined,
 ): FieldError[] {
   if (!isObject(crd.spec)) return [{ type: "FieldValueRequired", field: "spec", detail: "" }];
   return [
-    ...specErrors(crd, old),
+    ...specErrors(crd, old, rules),
     ...conversionErrors(crd),
     ...(old ? updateErrors(crd, old) : []),
   ];
 }
 
-function specErrors(crd: CustomResourceDefinition, old?: CustomResourceDefinition): FieldError[] {
+function specErrors(
+  crd: CustomResourceDefinition,
+  old: CustomResourceDefinition | undefined,
+  rules: RuleChecks | undefined,
+): FieldError[] {
   const errs: FieldError[] = [];
   const spec = crd.spec;
   if (!isObject(spec)) return [{ type: "FieldValueRequired", field: "spec", detail: "" }];
@@ -123,15 +132,18 @@ function specErrors(crd: CustomResourceDefinition, old?: CustomResourceDefinitio
       });
     } else {
       const before = errs.length;
-      schemaStructuralErrors(schema, `${p}.schema.openAPIV3Schema`, errs, true);
+      schemaStructuralErrors(schema, `${p}.schema.openAPIV3Schema`, errs, true, rules);
       // Rule costs are estimated only over a valid schema whose rules compile.
       if (errs.length === before) {
         const unchanged = old?.spec?.versions?.some(
           (o) => o.name === v.name && deepEqual(o.schema?.openAPIV3Schema, schema),
         );
-        for (const e of crdRuleCostErrors(schema, `${p}.schema.openAPIV3Schema`, {
-          suppressPerExpression: unchanged === true,
-        })) {
+        // Without the CEL checks (core.ts) the schema has no rules: nothing costs anything.
+        const costs =
+          rules?.costErrors(schema, `${p}.schema.openAPIV3Schema`, {
+            suppressPerExpression: unchanged === true,
+          }) ?? [];
+        for (const e of costs) {
           errs.push({ type: "FieldValueForbidden", field: e.field, detail: e.detail });
         }
       }
