@@ -345,7 +345,7 @@ describe("opgen init", () => {
       expect(after[kept], kept).toBe(before[kept]);
     }
     expect(readFileSync(join(repo, ".gitignore"), "utf8")).toBe(
-      "# mine\n.env\ndist/\n\n# Added by opgen init\nnode_modules/\ncoverage/\n*.kubeconfig\n.opgen-tmp-*\n",
+      "# mine\n.env\ndist/\n\n# Added by opgen init\nnode_modules/\ndist/*\n!dist/install.yaml\ncoverage/\n*.kubeconfig\n.opgen-tmp-*\n",
     );
     for (const file of ["PROJECT", "package.json", "src/main.ts", ".dockerignore"]) {
       expect(existsSync(join(repo, file)), file).toBe(true);

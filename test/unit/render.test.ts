@@ -51,6 +51,7 @@ export const GroupVersion = { group: "demo.my.domain", version: "v1" } as const;
         typescript: "5",
         vitest: "3",
         esbuild: "0.28",
+        yaml: "2",
       },
       specs: { runtime: spec, envtest: "^0.1.0", cli: "^0.1.0", apimachinery: "" },
     });

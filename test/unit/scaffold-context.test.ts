@@ -22,13 +22,14 @@ describe("scaffold context", () => {
   });
 
   it("gives new projects the tool versions opgen itself is tested with", () => {
-    const dev = pkg("package.json").devDependencies;
+    const { dependencies, devDependencies: dev } = pkg("package.json");
     expect(toolVersions()).toEqual({
       typescript: dev.typescript,
       vitest: dev.vitest,
       typesNode: dev["@types/node"],
       clientNode: CLIENT_NODE_VERSION,
       esbuild: dev.esbuild,
+      yaml: dependencies.yaml,
     });
   });
 

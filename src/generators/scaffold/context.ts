@@ -30,10 +30,13 @@ export interface ToolVersions {
   clientNode: string;
   /** The bundler of `npm run bundle` (the image's single-file operator). */
   esbuild: string;
+  /** The YAML library of `npm run build-installer` (its image edit keeps the kustomization's comments). */
+  yaml: string;
 }
 
 interface OpgenPackageJson {
   version: string;
+  dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
 
@@ -73,10 +76,10 @@ export function resolveDependencySpecs(flags: Partial<DependencySpecs> = {}): De
 
 /** Versions of the dev tools a new project pins: the ones opgen itself is built and tested with. */
 export function toolVersions(): ToolVersions {
-  const dev = opgenPackage().devDependencies ?? {};
-  const need = (name: string) => {
-    const v = dev[name];
-    if (!v) throw new Error(`opgen's package.json has no devDependency ${name}`);
+  const pkg = opgenPackage();
+  const need = (name: string, kind: "dependencies" | "devDependencies" = "devDependencies") => {
+    const v = pkg[kind]?.[name];
+    if (!v) throw new Error(`opgen's package.json has no ${kind.slice(0, -3)}y ${name}`);
     return v;
   };
   return {
@@ -85,6 +88,7 @@ export function toolVersions(): ToolVersions {
     typesNode: need("@types/node"),
     clientNode: CLIENT_NODE_VERSION,
     esbuild: need("esbuild"),
+    yaml: need("yaml", "dependencies"),
   };
 }
 
