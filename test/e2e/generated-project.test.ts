@@ -3,7 +3,9 @@
  * api`, `npm run build` (manifests + tsc), `manifests --check`, `kubectl kustomize config/default`
  * and the project's own `npm test`; then a second API version and the webhooks (`create api
  * --version v2`, `create webhook`), the AppCluster tutorial (examples/appcluster-operator) laid over
- * the scaffold, tested, and run with `opgen dev` while the real kubectl drives it, as `npm run demo`.
+ * the scaffold, tested, and run with `opgen dev` while the real kubectl drives it, as `npm run demo`;
+ * `npm run build-installer`'s dist/install.yaml applied to `opgen envtest --simulate --auth rbac`
+ * (with cert-manager's CRDs) and deleted.
  */
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +13,7 @@ import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { CLI, REPO_ROOT, runCli, runOrThrow, scaffoldAppCluster, tempDir } from "../helpers/cli.js";
+import { FIXTURES_DIR } from "../helpers/fixtures.js";
 
 const dir = join(tempDir("opgen-e2e-"), "appcluster-operator");
 
@@ -51,6 +54,14 @@ describe("a generated project", () => {
       ]),
     );
   });
+
+  it("builds dist/install.yaml with Kubebuilder's default image when IMG is unset", async () => {
+    const { stdout } = await sh("npm", ["run", "build-installer"], { IMG: "" });
+    expect(stdout).toContain("Wrote dist/install.yaml (image controller:latest)");
+    const docs = parseAllDocuments(readFileSync(join(dir, "dist/install.yaml"), "utf8"));
+    const deployment = docs.map((d) => d.toJS()).find((o) => o.kind === "Deployment");
+    expect(deployment.spec.template.spec.containers[0].image).toBe("controller:latest");
+  }, 60_000);
 
   it("passes its own scaffolded test", async () => {
     const { all } = await sh("npm", ["test"]);
@@ -135,6 +146,108 @@ describe("a generated project", () => {
         ]),
       );
     });
+
+    it("builds dist/install.yaml (IMG set) that applies to envtest and deletes cleanly", async () => {
+      const { stdout } = await sh("npm", ["run", "build-installer"], { IMG: "example.com/op:v1" });
+      expect(stdout).toContain("Wrote dist/install.yaml (image example.com/op:v1)");
+      const installer = readFileSync(join(dir, "dist/install.yaml"), "utf8");
+      // The image edit stays in config/manager, so config/default renders what was written.
+      expect(
+        parse(readFileSync(join(dir, "config/manager/kustomization.yaml"), "utf8")).images,
+      ).toEqual([{ name: "controller", newName: "example.com/op", newTag: "v1" }]);
+      const rendered = await sh("kubectl", ["kustomize", "config/default"]);
+      expect(installer).toBe(`${rendered.stdout}\n`);
+      const objects = parseAllDocuments(installer).map((d) => d.toJS());
+      const p = "appcluster-operator-";
+      expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(
+        expect.arrayContaining([
+          `Namespace/${p}system`,
+          "CustomResourceDefinition/appclusters.demo.my.domain",
+          `ServiceAccount/${p}controller-manager`,
+          `ClusterRole/${p}manager-role`,
+          `ClusterRoleBinding/${p}manager-rolebinding`,
+          `Deployment/${p}controller-manager`,
+          `Service/${p}webhook-service`,
+          `MutatingWebhookConfiguration/${p}mutating-webhook-configuration`,
+          `ValidatingWebhookConfiguration/${p}validating-webhook-configuration`,
+          `Certificate/${p}serving-cert`,
+          `Issuer/${p}selfsigned-issuer`,
+        ]),
+      );
+      const deployment = objects.find((o) => o.kind === "Deployment");
+      expect(deployment.spec.template.spec.containers[0].image).toBe("example.com/op:v1");
+
+      // A cluster with cert-manager's CRDs, as the webhooks' Certificate and Issuer need.
+      const cluster = tempDir("opgen-installer-");
+      const kubeconfig = join(cluster, "kc.yaml");
+      const envtest = execa(
+        "node",
+        [CLI, "envtest", "--simulate", "--auth", "rbac", "--kubeconfig", kubeconfig],
+        { cwd: cluster, all: true, reject: false, env: { OPGEN_DEBUG: "" } },
+      );
+      envtest.catch(() => {});
+      let output = "";
+      envtest.all!.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      const kubectl = (args: string[]) =>
+        execa("kubectl", ["--kubeconfig", kubeconfig, ...args], { cwd: dir, reject: false });
+      try {
+        for (let i = 0; i < 300 && !output.includes("envtest ready"); i++)
+          await new Promise((r) => setTimeout(r, 100));
+        expect(output).toContain("envtest ready");
+        const certManager = await kubectl(["create", "-f", join(FIXTURES_DIR, "cert-manager")]);
+        expect(certManager.exitCode, certManager.stderr).toBe(0);
+        const established = await kubectl([
+          "wait",
+          "--for=condition=Established",
+          "crd/certificates.cert-manager.io",
+          "crd/issuers.cert-manager.io",
+        ]);
+        expect(established.exitCode, established.stderr).toBe(0);
+        const apply = await kubectl(["apply", "-f", "dist/install.yaml"]);
+        expect(apply.stderr).toBe("");
+        expect(apply.exitCode).toBe(0);
+        expect(apply.stdout.split("\n")).toHaveLength(objects.length);
+        const image = await kubectl([
+          "get",
+          "-n",
+          `${p}system`,
+          `deployment/${p}controller-manager`,
+          "-o",
+          "jsonpath={.spec.template.spec.containers[0].image}",
+        ]);
+        expect(image.stdout).toBe("example.com/op:v1");
+        const present = await kubectl(["get", "-f", "dist/install.yaml", "-o", "name"]);
+        expect(present.exitCode, present.stderr).toBe(0);
+        expect(present.stdout.split("\n")).toHaveLength(objects.length);
+
+        // The Namespace comes first in the file: envtest's namespace controller may empty it before
+        // kubectl deletes its objects one by one (kube's may too), hence --ignore-not-found, as
+        // the scaffold's `npm run undeploy` and the docs use it.
+        const remove = await kubectl(["delete", "--ignore-not-found", "-f", "dist/install.yaml"]);
+        expect(remove.stderr).toBe("");
+        expect(remove.exitCode).toBe(0);
+        expect(remove.stdout).toContain(`namespace "${p}system" deleted`);
+        expect(remove.stdout).toContain(
+          'customresourcedefinition.apiextensions.k8s.io "appclusters.demo.my.domain" deleted',
+        );
+        const left = await kubectl([
+          "get",
+          "-f",
+          "dist/install.yaml",
+          "--ignore-not-found",
+          "-o",
+          "name",
+        ]);
+        expect(left.stderr).toBe("");
+        expect(left.stdout).toBe("");
+      } finally {
+        envtest.kill("SIGTERM");
+        const result = await envtest;
+        expect(result.exitCode, output).toBe(0);
+      }
+    }, 120_000);
 
     it("passes the tutorial's tests (controller, webhooks and conversion on envtest)", async () => {
       const { all } = await sh("npm", ["test"]);
