@@ -48,6 +48,7 @@ describe("opgen init", () => {
       "hack/boilerplate.ts.txt",
       "src/main.ts",
       "scripts/bundle.mjs",
+      "scripts/build-installer.mjs",
       "config/default/kustomization.yaml",
       "config/default/metrics_service.yaml",
       "config/default/manager_metrics_patch.yaml",
@@ -165,6 +166,18 @@ describe("opgen init", () => {
     expect(readFileSync(join(dir, "scripts/bundle.mjs"), "utf8")).toMatch(
       /^\/\*\nCopyright \d{4} /,
     );
+  });
+
+  it("writes the build-installer script and pins the yaml opgen uses", () => {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const opgen = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+    expect(pkg.scripts["build-installer"]).toBe(
+      "opgen manifests && node scripts/build-installer.mjs",
+    );
+    expect(pkg.devDependencies.yaml).toBe(opgen.dependencies.yaml);
+    expect(pkg.dependencies.yaml).toBeUndefined();
+    const ignore = readFileSync(join(dir, ".gitignore"), "utf8");
+    expect(ignore).toMatch(/^dist\/\*\n!dist\/install\.yaml$/m);
   });
 
   it("renders Kubebuilder's secure metrics: HTTPS on 8443, TokenReview/SubjectAccessReview RBAC", async () => {
