@@ -16,7 +16,7 @@ import type { PodSecurityOptions } from "./admission/plugins/pod-security/admiss
 import { PolicyAdmission } from "./admission/policy/plugin.js";
 import { PolicyStatusController } from "./admission/policy/status.js";
 import { bucketKey, Registry } from "./api/registry.js";
-import { deepClone, type KubeObject } from "./api/types.js";
+import type { KubeObject } from "./api/types.js";
 import { RbacAuthorizer } from "./auth/rbac.js";
 import { ServiceAccountTokens } from "./auth/service-account-tokens.js";
 import { TokenAuthenticator } from "./auth/tokens.js";
@@ -38,7 +38,6 @@ import { ApiServerMetrics } from "./http/metrics.js";
 import { builtinResources } from "./registry/index.js";
 import { serverSideApply } from "./rest/apply.js";
 import { ObjectRest } from "./rest/objects.js";
-import type { RequestScope } from "./rest/scope.js";
 import { Store } from "./store/store.js";
 
 export interface ApiServerOptions {
