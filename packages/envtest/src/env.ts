@@ -46,8 +46,9 @@ export interface TestEnvOptions {
   /** Port to listen on (default: a random free port). */
   port?: number;
   /**
-   * The Kubernetes minor the server is ("1.32", the default): its resources, discovery, OpenAPI,
-   * `/version` and behaviour. An unknown minor is an error naming the known ones.
+   * The Kubernetes minor the server is (`major.minor`; default: the catalog's default minor): its
+   * resources, discovery, OpenAPI, `/version` and behaviour. An unknown minor is an error naming
+   * the known ones.
    */
   kubernetesVersion?: string;
   /**

@@ -43,8 +43,8 @@ import { Store } from "./store/store.js";
 export interface ApiServerOptions {
   port?: number;
   /**
-   * The Kubernetes minor to serve ("1.32"): its resources, discovery, OpenAPI, `/version` and
-   * behaviour. Default: the newest profile's default (`@opgen/apimachinery/version`).
+   * The Kubernetes minor to serve (`major.minor`): its resources, discovery, OpenAPI, `/version`
+   * and behaviour. Default: the catalog's default minor (`@opgen/apimachinery/version`).
    */
   kubernetesVersion?: string;
   /** Feature gates set on or off instead of the minor's defaults, as `--feature-gates` does. */

@@ -11,13 +11,14 @@ import { celRuleChecks } from "./rules.js";
 import type { CustomResourceDefinition } from "./types.js";
 import { crdValidationErrors } from "./validation.js";
 
-export { defaultCustomResourceDefinition } from "./defaults.js";
-export type {
-  CustomResourceColumnDefinition,
-  CustomResourceDefinition,
-  CustomResourceDefinitionNames,
-  CustomResourceDefinitionVersion,
-} from "./types.js";
+// The defaults and types are core's: one export list for both entry points.
+export {
+  type CustomResourceColumnDefinition,
+  type CustomResourceDefinition,
+  type CustomResourceDefinitionNames,
+  type CustomResourceDefinitionVersion,
+  defaultCustomResourceDefinition,
+} from "./core.js";
 
 /**
  * The errors kube-apiserver answers a CRD create (no `old`) or update with (`old` the stored
